@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+// KotenOCR: OCR for Japanese classical books and modern print on ONNX Runtime, memory-first.
+// Native dependencies come from `scripts/setup.sh` (ONNX Runtime into .deps/, libvips from Debian).
+import PackageDescription
+
+let ortLib = Context.packageDirectory + "/.deps/onnxruntime/lib"
+
+let package = Package(
+    name: "KotenOCR",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "KotenOCRKit", targets: ["KotenOCRKit"]),
+        .executable(name: "koten-ocr", targets: ["koten-ocr"]),
+    ],
+    targets: [
+        // ONNX Runtime C API: headers from .deps (setup.sh), library linked with an rpath to .deps,
+        // so `swift build`, `swift test` and the CLI find it without LD_LIBRARY_PATH.
+        .target(
+            name: "CONNXRuntime",
+            linkerSettings: [
+                .linkedLibrary("onnxruntime"),
+                .unsafeFlags(["-L", ortLib, "-Xlinker", "-rpath", "-Xlinker", ortLib]),
+            ]
+        ),
+        // libvips through pkg-config; CVipsShim wraps its variadic calls (Swift cannot call C variadics).
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        .target(
+            name: "KotenOCRKit",
+            dependencies: ["CONNXRuntime", "CVipsShim"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "koten-ocr",
+            dependencies: ["KotenOCRKit"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "KotenOCRKitTests",
+            dependencies: ["KotenOCRKit"],
+            exclude: [],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

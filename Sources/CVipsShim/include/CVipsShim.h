@@ -1,0 +1,57 @@
+#ifndef KOTEN_CVIPSSHIM_H
+#define KOTEN_CVIPSSHIM_H
+// Non-variadic wrappers around the libvips calls KotenOCR uses (Swift cannot call C variadic functions).
+// Every function returning int returns 0 on success and -1 on failure; kv_last_error() then has the message.
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct _VipsImage VipsImage;
+
+/// Starts libvips once per process: operation cache off, `concurrency` worker threads (>= 1).
+int kv_init(const char *argv0, int concurrency);
+/// Sets libvips' worker-thread count (>= 1).
+void kv_set_concurrency(int concurrency);
+/// Copies and clears libvips' error buffer into `buf` (always NUL-terminated). Returns the length.
+size_t kv_last_error(char *buf, size_t size);
+
+/// Name of the loader libvips picks for a file ("jpegload", "pngload", ...), or NULL if it cannot read it.
+const char *kv_loader(const char *path);
+
+/// Opens a file lazily for top-to-bottom reading; nothing is decoded yet. Truncation is an error.
+/// `page` selects a page of multi-page formats (0-based). `shrink` (1, 2, 4, 8) decodes JPEG/WebP at
+/// reduced size (shrink-on-load); it is ignored for other formats. `dpi` > 0 renders PDF pages at that DPI.
+/// `random_access` != 0 opens for random access (needed for crops in any order).
+int kv_open(const char *path, int page, int shrink, double dpi, int random_access, VipsImage **out);
+/// Opens an image held in memory (encoded bytes of any supported format), same options as kv_open.
+int kv_open_buffer(const void *data, size_t size, int page, int shrink, int random_access, VipsImage **out);
+
+/// Header facts (no pixel decoding).
+int kv_width(VipsImage *image);
+int kv_height(VipsImage *image);
+int kv_bands(VipsImage *image);
+/// EXIF orientation 1-8 (1 when absent).
+int kv_orientation(VipsImage *image);
+/// Number of pages of a multi-page source (1 when absent).
+int kv_n_pages(VipsImage *image);
+
+/// Applies the EXIF orientation (upright), converts to 8-bit sRGB with exactly three bands: grey is
+/// replicated, 16-bit is scaled down, alpha is dropped without compositing, CMYK is converted.
+int kv_to_rgb8(VipsImage *in, int autorotate, VipsImage **out);
+/// Resizes by independent horizontal and vertical scale factors (kernel: 0 nearest, 1 linear, 2 cubic, 3 lanczos3).
+int kv_resize(VipsImage *in, double hscale, double vscale, int kernel, VipsImage **out);
+/// Extracts the rectangle (left, top, width, height), which must lie inside the image.
+int kv_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
+/// Rotates clockwise by 90, 180 or 270 degrees.
+int kv_rotate(VipsImage *in, int degrees, VipsImage **out);
+/// Decodes the image into `dst` (width × height × bands bytes of 8-bit pixels), in strips of rows,
+/// so no second whole-image buffer exists.
+int kv_read_pixels(VipsImage *in, uint8_t *dst, size_t dst_size);
+
+/// Wraps 8-bit interleaved pixels (copied) as an image.
+int kv_from_pixels(const uint8_t *pixels, int width, int height, int bands, VipsImage **out);
+/// Saves by the file name's suffix (.jpg/.png/.tif/.webp). `quality` applies to JPEG/WebP.
+/// `orientation` 2-8 writes that EXIF orientation tag (JPEG), 0 or 1 writes none.
+int kv_save(VipsImage *in, const char *path, int quality, int orientation);
+
+void kv_unref(VipsImage *image);
+#endif

@@ -1,0 +1,200 @@
+#include "CVipsShim.h"
+#include <vips/vips.h>
+#include <string.h>
+
+int kv_init(const char *argv0, int concurrency) {
+    if (VIPS_INIT(argv0 ? argv0 : "koten-ocr")) return -1;
+    vips_cache_set_max(0);
+    vips_cache_set_max_mem(0);
+    vips_cache_set_max_files(0);
+    vips_concurrency_set(concurrency < 1 ? 1 : concurrency);
+    return 0;
+}
+
+void kv_set_concurrency(int concurrency) { vips_concurrency_set(concurrency < 1 ? 1 : concurrency); }
+
+size_t kv_last_error(char *buf, size_t size) {
+    const char *msg = vips_error_buffer();
+    size_t n = msg ? strlen(msg) : 0;
+    if (size == 0) { vips_error_clear(); return n; }
+    if (n >= size) n = size - 1;
+    if (n) memcpy(buf, msg, n);
+    buf[n] = 0;
+    vips_error_clear();
+    return n;
+}
+
+const char *kv_loader(const char *path) { return vips_foreign_find_load(path); }
+
+static int loader_is(const char *loader, const char *prefix) {
+    return loader && strncmp(loader, prefix, strlen(prefix)) == 0;
+}
+
+static int open_with(const char *loader, const char *path, const void *data, size_t size, int page, int shrink,
+                     double dpi, int random_access, VipsImage **out) {
+    VipsAccess access = random_access ? VIPS_ACCESS_RANDOM : VIPS_ACCESS_SEQUENTIAL;
+    int pageable = loader_is(loader, "tiff") || loader_is(loader, "pdf") || loader_is(loader, "gif") ||
+                   loader_is(loader, "heif") || loader_is(loader, "webp");
+    int shrinkable = loader_is(loader, "jpeg");
+    if (shrink < 1) shrink = 1;
+    if (dpi <= 0) dpi = 72;
+    if (data) {
+        if (loader_is(loader, "pdf"))
+            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED,
+                                              "page", page, "dpi", dpi, NULL);
+        else if (pageable)
+            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED,
+                                              "page", page, NULL);
+        else if (shrinkable)
+            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED,
+                                              "shrink", shrink, NULL);
+        else
+            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+    } else {
+        if (loader_is(loader, "pdf"))
+            *out = vips_image_new_from_file(path, "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED,
+                                            "page", page, "dpi", dpi, NULL);
+        else if (pageable)
+            *out = vips_image_new_from_file(path, "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED,
+                                            "page", page, NULL);
+        else if (shrinkable)
+            *out = vips_image_new_from_file(path, "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED,
+                                            "shrink", shrink, NULL);
+        else
+            *out = vips_image_new_from_file(path, "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+    }
+    return *out ? 0 : -1;
+}
+
+int kv_open(const char *path, int page, int shrink, double dpi, int random_access, VipsImage **out) {
+    const char *loader = vips_foreign_find_load(path);
+    if (!loader) return -1;
+    return open_with(loader, path, NULL, 0, page, shrink, dpi, random_access, out);
+}
+
+int kv_open_buffer(const void *data, size_t size, int page, int shrink, int random_access, VipsImage **out) {
+    const char *loader = vips_foreign_find_load_buffer(data, size);
+    if (!loader) return -1;
+    return open_with(loader, NULL, data, size, page, shrink, 0, random_access, out);
+}
+
+int kv_width(VipsImage *image) { return vips_image_get_width(image); }
+int kv_height(VipsImage *image) { return vips_image_get_height(image); }
+int kv_bands(VipsImage *image) { return vips_image_get_bands(image); }
+
+int kv_orientation(VipsImage *image) {
+    int o = 1;
+    if (vips_image_get_typeof(image, VIPS_META_ORIENTATION) && !vips_image_get_int(image, VIPS_META_ORIENTATION, &o))
+        return (o >= 1 && o <= 8) ? o : 1;
+    return 1;
+}
+
+int kv_n_pages(VipsImage *image) {
+    int n = 1;
+    if (vips_image_get_typeof(image, VIPS_META_N_PAGES) && !vips_image_get_int(image, VIPS_META_N_PAGES, &n))
+        return n >= 1 ? n : 1;
+    return 1;
+}
+
+int kv_to_rgb8(VipsImage *in, int autorotate, VipsImage **out) {
+    VipsImage *t[6] = {0};
+    VipsImage *cur = in;
+    int rc = -1;
+    g_object_ref(cur);
+    if (autorotate) {
+        if (vips_autorot(cur, &t[0], NULL)) goto done;
+        g_object_unref(cur); cur = t[0]; t[0] = NULL;
+    }
+    VipsInterpretation interp = vips_image_get_interpretation(cur);
+    int bands = vips_image_get_bands(cur);
+    if (interp == VIPS_INTERPRETATION_CMYK && bands >= 4) {
+        if (vips_colourspace(cur, &t[1], VIPS_INTERPRETATION_sRGB, NULL)) goto done;
+        g_object_unref(cur); cur = t[1]; t[1] = NULL;
+        bands = vips_image_get_bands(cur);
+    }
+    if (vips_image_get_format(cur) != VIPS_FORMAT_UCHAR) {
+        /* 16-bit and other formats: scale to 0..255 (shift for ushort, clip otherwise). */
+        int shift = vips_image_get_format(cur) == VIPS_FORMAT_USHORT;
+        if (vips_cast(cur, &t[2], VIPS_FORMAT_UCHAR, "shift", shift, NULL)) goto done;
+        g_object_unref(cur); cur = t[2]; t[2] = NULL;
+    }
+    if (bands == 1 || bands == 2) {
+        VipsImage *grey = NULL;
+        if (vips_extract_band(cur, &grey, 0, NULL)) goto done;
+        VipsImage *planes[3] = {grey, grey, grey};
+        int r = vips_bandjoin(planes, &t[3], 3, NULL);
+        g_object_unref(grey);
+        if (r) goto done;
+        g_object_unref(cur); cur = t[3]; t[3] = NULL;
+    } else if (bands > 3) {
+        if (vips_extract_band(cur, &t[4], 0, "n", 3, NULL)) goto done;
+        g_object_unref(cur); cur = t[4]; t[4] = NULL;
+    }
+    *out = cur; cur = NULL; rc = 0;
+done:
+    if (cur) g_object_unref(cur);
+    for (int i = 0; i < 6; i++) if (t[i]) g_object_unref(t[i]);
+    return rc;
+}
+
+int kv_resize(VipsImage *in, double hscale, double vscale, int kernel, VipsImage **out) {
+    VipsKernel k = kernel == 0 ? VIPS_KERNEL_NEAREST : kernel == 1 ? VIPS_KERNEL_LINEAR
+                 : kernel == 2 ? VIPS_KERNEL_CUBIC : VIPS_KERNEL_LANCZOS3;
+    return vips_resize(in, out, hscale, "vscale", vscale, "kernel", k, NULL);
+}
+
+int kv_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out) {
+    return vips_crop(in, out, left, top, width, height, NULL);
+}
+
+int kv_rotate(VipsImage *in, int degrees, VipsImage **out) {
+    VipsAngle a = degrees == 90 ? VIPS_ANGLE_D90 : degrees == 180 ? VIPS_ANGLE_D180
+                : degrees == 270 ? VIPS_ANGLE_D270 : VIPS_ANGLE_D0;
+    return vips_rot(in, out, a, NULL);
+}
+
+int kv_read_pixels(VipsImage *in, uint8_t *dst, size_t dst_size) {
+    int w = vips_image_get_width(in), h = vips_image_get_height(in), b = vips_image_get_bands(in);
+    size_t row = (size_t)w * (size_t)b;
+    if (vips_image_get_format(in) != VIPS_FORMAT_UCHAR) { vips_error("kv_read_pixels", "not 8-bit"); return -1; }
+    if (dst_size < row * (size_t)h) { vips_error("kv_read_pixels", "buffer too small"); return -1; }
+    VipsRegion *region = vips_region_new(in);
+    if (!region) return -1;
+    const int strip = 64;
+    for (int y = 0; y < h; y += strip) {
+        VipsRect r = {0, y, w, (h - y < strip) ? h - y : strip};
+        if (vips_region_prepare(region, &r)) { g_object_unref(region); return -1; }
+        for (int yy = 0; yy < r.height; yy++)
+            memcpy(dst + (size_t)(y + yy) * row, VIPS_REGION_ADDR(region, 0, y + yy), row);
+    }
+    g_object_unref(region);
+    return 0;
+}
+
+int kv_from_pixels(const uint8_t *pixels, int width, int height, int bands, VipsImage **out) {
+    *out = vips_image_new_from_memory_copy(pixels, (size_t)width * height * bands, width, height, bands,
+                                           VIPS_FORMAT_UCHAR);
+    if (!*out) return -1;
+    if (bands >= 3) (*out)->Type = VIPS_INTERPRETATION_sRGB;
+    else (*out)->Type = VIPS_INTERPRETATION_B_W;
+    return 0;
+}
+
+int kv_save(VipsImage *in, const char *path, int quality, int orientation) {
+    VipsImage *copy = NULL;
+    if (vips_copy(in, &copy, NULL)) return -1;
+    if (orientation >= 2 && orientation <= 8) vips_image_set_int(copy, VIPS_META_ORIENTATION, orientation);
+    else vips_image_remove(copy, VIPS_META_ORIENTATION);
+    const char *dot = strrchr(path, '.');
+    int rc;
+    if (dot && (!g_ascii_strcasecmp(dot, ".jpg") || !g_ascii_strcasecmp(dot, ".jpeg")))
+        rc = vips_jpegsave(copy, path, "Q", quality > 0 ? quality : 90, NULL);
+    else if (dot && !g_ascii_strcasecmp(dot, ".webp"))
+        rc = vips_webpsave(copy, path, "Q", quality > 0 ? quality : 90, NULL);
+    else
+        rc = vips_image_write_to_file(copy, path, NULL);
+    g_object_unref(copy);
+    return rc;
+}
+
+void kv_unref(VipsImage *image) { if (image) g_object_unref(image); }
