@@ -2,8 +2,16 @@
 #include <vips/vips.h>
 #include <string.h>
 
+/* libvips reports per-tile warnings through GLib logging; failures reach us through the error buffer, so
+ * the warnings would only add unreadable lines to stderr. */
+static void kv_quiet_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
+
 int kv_init(const char *argv0, int concurrency) {
     if (VIPS_INIT(argv0 ? argv0 : "koten-ocr")) return -1;
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO | G_LOG_LEVEL_DEBUG,
+                      kv_quiet_log, NULL);
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);
     vips_cache_set_max_files(0);

@@ -1,1 +1,81 @@
 import Foundation
+
+/// The engine: reads pages with one of the three model families, within a memory budget.
+///
+/// ```swift
+/// let ocr = try KotenOCR(configuration: OCRConfiguration(mode: .ppocr, models: ModelDirectory(root: modelsURL)))
+/// let page = try await ocr.read(URL(fileURLWithPath: "page.jpg"))
+/// print(page.text)
+/// ```
+/// Models load lazily on first use through `store`, the one owner of every inference session.
+public final class KotenOCR: @unchecked Sendable {
+    public let configuration: OCRConfiguration
+    /// The model store (budget, lazy loading, eviction, pressure release, events).
+    public let store: ModelStore
+    private let lock = NSLock()
+    private var pipelines: [OCRMode: any ModePipeline] = [:]
+
+    /// Throws `InferenceError` if ONNX Runtime cannot start.
+    public init(configuration: OCRConfiguration) throws {
+        self.configuration = configuration
+        store = try ModelStore(budgetBytes: configuration.memoryBudgetBytes, sessionOptions: configuration.sessionOptions,
+                               limiter: InferenceLimiter(limit: configuration.maxConcurrentInferences))
+    }
+
+    /// Opens page `page` (0-based) of `url` (header only) with the configured pixel limit and PDF resolution.
+    /// Throws `ImageError`.
+    public func open(_ url: URL, page: Int = 0) throws -> ImageSource {
+        try ImageSource(url: url, page: page, pdfDPI: configuration.pdfDPI, maxPixels: configuration.maxPixels)
+    }
+
+    /// Reads one page. Throws `ImageError` (the file), `ModelError` (the models), `InferenceError`,
+    /// `ModelStoreError` (the budget).
+    public func read(_ url: URL, page: Int = 0, mode: OCRMode? = nil) async throws -> PageResult {
+        try await read(open(url, page: page), mode: mode)
+    }
+
+    /// Reads an opened page with `mode` (default: the configured one).
+    public func read(_ source: ImageSource, mode: OCRMode? = nil) async throws -> PageResult {
+        let mode = mode ?? configuration.mode
+        let pipeline = try self.pipeline(for: mode)
+        await store.register(mode, models: pipeline.models)
+        await store.activate(mode)
+        return try await pipeline.read(source, store: store, limit: configuration.maxConcurrentInferences)
+    }
+
+    /// The pipeline of `mode`, built on first use. Throws `ModelError.missingFiles` naming what is missing.
+    public func pipeline(for mode: OCRMode) throws -> any ModePipeline {
+        lock.lock()
+        defer { lock.unlock() }
+        if let p = pipelines[mode] { return p }
+        let missing = configuration.models.missingFiles(for: mode)
+        let dir = configuration.models.directory(for: mode)
+        guard missing.isEmpty else { throw ModelError.missingFiles(mode: mode, directory: dir.path, files: missing) }
+        let p: any ModePipeline
+        switch mode {
+        case .ppocr:
+            p = try PPOCRPipeline(files: PPOCRModelFiles(directory: dir), detectorMaxSide: configuration.ppocrDetectorMaxSide,
+                                  useOrientationClassifier: configuration.ppocrOrientationClassifier)
+        case .ndl, .koten:
+            throw ModelError.modeUnavailable(mode: mode)
+        }
+        pipelines[mode] = p
+        return p
+    }
+}
+
+/// Problems with a mode's model files.
+public enum ModelError: Error, Equatable, CustomStringConvertible {
+    case missingFiles(mode: OCRMode, directory: String, files: [String])
+    case modeUnavailable(mode: OCRMode)
+    case invalidFile(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .missingFiles(let mode, let dir, let files):
+            return "\(dir): mode \(mode) needs \(files.joined(separator: ", ")) (not found)"
+        case .modeUnavailable(let mode): return "mode \(mode) is not available in this build"
+        case .invalidFile(let path, let reason): return "\(path): \(reason)"
+        }
+    }
+}

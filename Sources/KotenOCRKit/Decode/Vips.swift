@@ -1,0 +1,66 @@
+import CVipsShim
+import Foundation
+
+/// libvips, started once per process with its operation cache off and bounded worker threads
+/// (setup-notes.md: the defaults inflate memory in a long-running process).
+enum Vips {
+    private static let started: Bool = {
+        kv_init(CommandLine.arguments.first ?? "koten-ocr", 1) == 0
+    }()
+
+    /// Starts libvips if needed. Returns false if it could not start.
+    @discardableResult
+    static func start() -> Bool { started }
+
+    /// Sets libvips' worker-thread count (≥ 1).
+    static func setConcurrency(_ n: Int) {
+        start()
+        kv_set_concurrency(Int32(max(1, n)))
+    }
+
+    /// The last libvips error as one line (libvips may leave it empty: a fallback is given).
+    static func lastError(fallback: String) -> String {
+        var buf = [CChar](repeating: 0, count: 2048)
+        let n = kv_last_error(&buf, buf.count)
+        let bytes = buf.prefix(n).map { UInt8(bitPattern: $0) }
+        let text = String(decoding: bytes, as: UTF8.self)
+            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+        return text.isEmpty ? fallback : text
+    }
+}
+
+/// An owned `VipsImage*` (released on deinit).
+final class VipsHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    deinit { kv_unref(pointer) }
+
+    var width: Int { Int(kv_width(pointer)) }
+    var height: Int { Int(kv_height(pointer)) }
+    var bands: Int { Int(kv_bands(pointer)) }
+
+    /// Runs a libvips operation producing a new image; `describe` turns its error text into an `Error`.
+    func apply(_ describe: (String) -> Error,
+               _ op: (OpaquePointer, UnsafeMutablePointer<OpaquePointer?>) -> Int32) throws -> VipsHandle {
+        var out: OpaquePointer?
+        guard op(pointer, &out) == 0, let out else { throw describe(Vips.lastError(fallback: "libvips operation failed")) }
+        return VipsHandle(out)
+    }
+
+    /// Decodes all pixels (8-bit, `bands` per pixel) into a new array, in strips of rows.
+    func readPixels(_ describe: (String) -> Error) throws -> [UInt8] {
+        let count = width * height * bands
+        var failed = false
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialised in
+            if kv_read_pixels(pointer, buffer.baseAddress, count) != 0 {
+                failed = true
+                buffer.initialize(repeating: 0)
+            }
+            initialised = count
+        }
+        if failed { throw describe(Vips.lastError(fallback: "could not decode pixels")) }
+        return pixels
+    }
+}

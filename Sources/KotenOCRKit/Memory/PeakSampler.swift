@@ -1,0 +1,64 @@
+import Foundation
+
+/// Samples resident memory on a background thread while work runs, to find the peak a single run adds
+/// (a model's activation memory) without resetting the process's kernel high-water mark.
+/// Cost: one read of /proc/self/statm per interval, only while a measurement is running.
+final class PeakSampler: @unchecked Sendable {
+    private let lock = NSLock()
+    private var peak = 0
+    private var running = true
+    private let interval: TimeInterval
+
+    init(interval: TimeInterval = 0.001) { self.interval = interval }
+
+    /// Starts sampling; call `stop()` to get the highest resident bytes seen (including the final reading).
+    func start() {
+        peak = ResidentReader.bytes()
+        let thread = Thread { [self] in
+            while true {
+                let now = ResidentReader.bytes()
+                lock.lock()
+                peak = max(peak, now)
+                let go = running
+                lock.unlock()
+                if !go { break }
+                Thread.sleep(forTimeInterval: interval)
+            }
+        }
+        thread.stackSize = 64 << 10
+        thread.start()
+    }
+
+    func stop() -> Int {
+        let last = ResidentReader.bytes()
+        lock.lock()
+        running = false
+        peak = max(peak, last)
+        let result = peak
+        lock.unlock()
+        return result
+    }
+}
+
+/// A cheap resident-size reading: /proc/self/statm on Linux (one small read), footprint elsewhere.
+enum ResidentReader {
+    #if os(Linux)
+    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+    #endif
+
+    static func bytes() -> Int {
+        #if os(Linux)
+        let fd = open("/proc/self/statm", O_RDONLY)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var buf = [UInt8](repeating: 0, count: 128)
+        let n = read(fd, &buf, buf.count)
+        guard n > 0 else { return 0 }
+        let fields = buf.prefix(n).split(separator: UInt8(ascii: " "))
+        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
+        return pages * pageSize
+        #else
+        return ProcessMemory.residentBytes()
+        #endif
+    }
+}

@@ -1,0 +1,40 @@
+/// What the model store did, with the bytes involved. Observe with `ModelStore.events()`.
+public enum ModelStoreEvent: Sendable, Equatable, CustomStringConvertible {
+    /// A session was created: its measured resident cost (RSS delta) and load time.
+    case loaded(model: String, residentBytes: Int, fileBytes: Int, seconds: Double)
+    /// A session was released to make room for another under the budget.
+    case evicted(model: String, residentBytes: Int, forModel: String)
+    /// A session was released on request or on memory pressure.
+    case released(model: String, residentBytes: Int, reason: String)
+    /// A run's activation peak was measured (bytes above the resident level before the run).
+    case activationMeasured(model: String, inputElements: Int, bytes: Int)
+
+    public var description: String {
+        switch self {
+        case .loaded(let m, let r, let f, let s):
+            return "loaded \(m): \(formatBytes(r)) resident (file \(formatBytes(f))) in \(String(format: "%.2f", s)) s"
+        case .evicted(let m, let r, let other): return "evicted \(m) (\(formatBytes(r))) to load \(other)"
+        case .released(let m, let r, let why): return "released \(m) (\(formatBytes(r))): \(why)"
+        case .activationMeasured(let m, let n, let b):
+            return "measured \(m): \(formatBytes(b)) activations for \(n) input elements"
+        }
+    }
+}
+
+/// Why the store refused to load a model.
+public enum ModelStoreError: Error, Equatable, CustomStringConvertible {
+    /// The mode's models and largest activation need more than the budget allows, even with every other
+    /// mode released.
+    case budgetTooSmall(mode: OCRMode, neededBytes: Int, budgetBytes: Int)
+    /// A model file is missing.
+    case missingModel(path: String)
+
+    public var description: String {
+        switch self {
+        case .budgetTooSmall(let mode, let needed, let budget):
+            return "mode \(mode) needs about \(formatBytes(needed)) (runtime, weights and largest activations) "
+                + "but the memory budget is \(formatBytes(budget)); raise --memory-budget"
+        case .missingModel(let path): return "\(path): model file not found"
+        }
+    }
+}

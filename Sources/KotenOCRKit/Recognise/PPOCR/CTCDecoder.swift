@@ -1,0 +1,30 @@
+/// Greedy CTC decoding of PP-OCR's recogniser output (reference-pipelines.md §4 step 4): arg-max at each
+/// step, repeats collapsed, blanks (class 0) dropped; each kept character carries its step's probability.
+public struct CTCDecoder: Sendable {
+    /// Class k's text (index 0 is the blank, never emitted).
+    public let keys: [String]
+
+    public init(keys: [String]) { self.keys = keys }
+
+    /// `probabilities` is [steps × classes] row-major (softmax output).
+    public func decode(_ probabilities: [Float], steps: Int, classes: Int) -> RecognisedText {
+        guard steps > 0, classes > 0, probabilities.count >= steps * classes else { return .empty }
+        var chars: [RecognisedText.Character] = []
+        var previous = -1
+        probabilities.withUnsafeBufferPointer { p in
+            for t in 0..<steps {
+                var best = 0
+                var bestP = p[t * classes]
+                for k in 1..<classes where p[t * classes + k] > bestP {
+                    best = k
+                    bestP = p[t * classes + k]
+                }
+                if best != 0 && best != previous && best < keys.count {
+                    chars.append(.init(text: keys[best], confidence: bestP))
+                }
+                previous = best
+            }
+        }
+        return RecognisedText(characters: chars)
+    }
+}

@@ -1,0 +1,63 @@
+/// A dense tensor exchanged with ONNX Runtime: a shape and row-major elements.
+///
+/// Only the element types KotenOCR's models use exist: float32 (images, logits, boxes, scores) and
+/// int64 (DEIM's `orig_target_sizes`, labels, char counts).
+public struct Tensor: Sendable, Equatable {
+    public enum Elements: Sendable, Equatable {
+        case float32([Float])
+        case int64([Int64])
+    }
+
+    public var shape: [Int]
+    public var elements: Elements
+
+    public init(shape: [Int], floats: [Float]) {
+        self.shape = shape
+        self.elements = .float32(floats)
+    }
+
+    public init(shape: [Int], int64s: [Int64]) {
+        self.shape = shape
+        self.elements = .int64(int64s)
+    }
+
+    /// The number of elements the shape describes (product of its dimensions).
+    public var elementCount: Int { shape.reduce(1, *) }
+
+    /// The float32 elements, or nil for an int64 tensor.
+    public var floats: [Float]? {
+        if case .float32(let v) = elements { return v }
+        return nil
+    }
+
+    /// The int64 elements, or nil for a float32 tensor.
+    public var int64s: [Int64]? {
+        if case .int64(let v) = elements { return v }
+        return nil
+    }
+
+    var count: Int {
+        switch elements {
+        case .float32(let v): return v.count
+        case .int64(let v): return v.count
+        }
+    }
+}
+
+/// What a session says about one of its inputs or outputs. Dynamic dimensions are -1.
+public struct TensorInfo: Sendable, Equatable, CustomStringConvertible {
+    public enum ElementType: Sendable, Equatable { case float32, int64, other(Int) }
+    public let name: String
+    public let elementType: ElementType
+    public let shape: [Int]
+
+    public var description: String {
+        let t: String
+        switch elementType {
+        case .float32: t = "float32"
+        case .int64: t = "int64"
+        case .other(let c): t = "type\(c)"
+        }
+        return "\(name) \(t) [\(shape.map { $0 < 0 ? "?" : String($0) }.joined(separator: ","))]"
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import KotenOCRKit
+
+/// Command-line options of `koten-ocr`.
+struct Arguments {
+    var inputs: [String] = []
+    var mode: OCRMode?
+    var models: String?
+    var output: String?
+    var formats: [ResultFormat] = []
+    var memoryBudget: Int?
+    var jobs = 4
+    var maxPixels = ImageSource.defaultMaxPixels
+    var detectorMaxSide = 960
+    var orientationClassifier = true
+    var quiet = false
+    var showHelp = false
+    var showVersion = false
+
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Parses `args` (without the program name). Throws `UsageError` with a one-line reason.
+    static func parse(_ args: [String]) throws -> Arguments {
+        var a = Arguments()
+        var i = 0
+        func value(_ flag: String) throws -> String {
+            i += 1
+            guard i < args.count else { throw UsageError(description: "\(flag) needs a value") }
+            return args[i]
+        }
+        func int(_ flag: String, _ text: String, min: Int = 1) throws -> Int {
+            guard let v = Int(text), v >= min else { throw UsageError(description: "\(flag) needs a whole number ≥ \(min), not '\(text)'") }
+            return v
+        }
+        var onlyInputs = false
+        while i < args.count {
+            var arg = args[i]
+            var inline: String?
+            if !onlyInputs, arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                inline = String(arg[arg.index(after: eq)...])
+                arg = String(arg[..<eq])
+            }
+            func next() throws -> String { if let inline { return inline }; return try value(arg) }
+            if onlyInputs || !arg.hasPrefix("-") || arg == "-" {
+                a.inputs.append(arg)
+            } else {
+                switch arg {
+                case "--": onlyInputs = true
+                case "-h", "--help": a.showHelp = true
+                case "--version": a.showVersion = true
+                case "-m", "--mode":
+                    let v = try next()
+                    guard let m = OCRMode(rawValue: v) else {
+                        throw UsageError(description: "--mode must be one of \(OCRMode.allCases.map(\.rawValue).joined(separator: ", ")), not '\(v)'")
+                    }
+                    a.mode = m
+                case "--models": a.models = try next()
+                case "-o", "--output": a.output = try next()
+                case "-f", "--format":
+                    for name in try next().split(separator: ",").map({ String($0).trimmingCharacters(in: .whitespaces).lowercased() }) {
+                        guard let f = ResultFormat(rawValue: name) else {
+                            throw UsageError(description: "--format takes \(ResultFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
+                        }
+                        if !a.formats.contains(f) { a.formats.append(f) }
+                    }
+                case "--memory-budget":
+                    let v = try next()
+                    guard let b = MemoryBudget.parse(v) else {
+                        throw UsageError(description: "--memory-budget takes a size such as 200MB or 1.5GB, not '\(v)'")
+                    }
+                    a.memoryBudget = b
+                case "-j", "--jobs": a.jobs = try int(arg, try next())
+                case "--max-pixels": a.maxPixels = try int(arg, try next())
+                case "--det-max-side": a.detectorMaxSide = try int(arg, try next(), min: 32)
+                case "--no-orientation-classifier": a.orientationClassifier = false
+                case "-q", "--quiet": a.quiet = true
+                default: throw UsageError(description: "unknown option \(arg) (see --help)")
+                }
+            }
+            i += 1
+        }
+        if !a.showHelp && !a.showVersion && a.inputs.isEmpty { throw UsageError(description: "no input given (see --help)") }
+        return a
+    }
+
+    static let help = """
+    Usage: koten-ocr [options] <image|directory>...
+
+    OCR for Japanese classical books and modern print. Reads each page and writes its text to standard
+    output, or with --output writes <stem>.txt and <stem>.json per page into a folder.
+
+    Options:
+      -m, --mode MODE          koten, ndl or ppocr (default: ppocr)
+          --models DIR         model folder (default: $KOTEN_OCR_MODELS, ~/.local/share/koten-ocr/models,
+                               ./.deps/models); holds ppocr/, ndl/, koten/ or one mode's files
+      -o, --output DIR         write results into DIR (created if missing) instead of standard output
+      -f, --format LIST        comma-separated: txt, json (default: txt to stdout; txt,json with --output)
+          --memory-budget SIZE memory budget for the process, e.g. 200MB (default: cgroup limit or RAM)
+      -j, --jobs N             most model runs in flight at once (default 4)
+          --max-pixels N       refuse images with more pixels (default 200000000)
+          --det-max-side N     ppocr: longer side of the detector input (default 960)
+          --no-orientation-classifier
+                               ppocr: skip the 0°/180° line classifier
+      -q, --quiet              no progress line
+      -h, --help               this help
+          --version            version of koten-ocr and ONNX Runtime
+
+    Exit status: 0 every page read; 1 some inputs failed (each named on standard error; the others
+    are still processed); 2 usage error.
+    """
+}

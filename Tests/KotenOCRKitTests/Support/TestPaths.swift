@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import KotenOCRKit
+
+/// Paths the tests use, relative to this file (no bundle resources): the fixtures in Tests/Fixtures and the
+/// models `scripts/setup.sh` installs into .deps/models.
+enum TestPaths {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
+    static let images = fixtures.appendingPathComponent("images")
+    static let models = packageRoot.appendingPathComponent(".deps/models")
+
+    static func image(_ relative: String) -> URL { images.appendingPathComponent(relative) }
+
+    /// The PP-OCRv5 model folder; records a failure (with the fix) if setup has not been run.
+    static func ppocrModels() throws -> ModelDirectory {
+        let dir = ModelDirectory(root: models)
+        try #require(dir.missingFiles(for: .ppocr).isEmpty, "PP-OCRv5 models missing under \(models.path): run scripts/setup.sh")
+        return dir
+    }
+
+    /// The built `koten-ocr` executable (next to the test bundle).
+    static var cli: URL {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while dir.path != "/" {
+            let candidate = dir.appendingPathComponent("koten-ocr")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return packageRoot.appendingPathComponent(".build/debug/koten-ocr")
+    }
+
+    /// A fresh temporary folder.
+    static func temporaryDirectory(_ name: String = "koten-ocr-test") throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// Character error rate: Levenshtein distance over Unicode scalars ÷ reference length.
+func characterErrorRate(_ hypothesis: String, reference: String) -> Double {
+    let h = Array(hypothesis.unicodeScalars), r = Array(reference.unicodeScalars)
+    guard !r.isEmpty else { return h.isEmpty ? 0 : 1 }
+    var previous = Array(0...h.count)
+    var current = [Int](repeating: 0, count: h.count + 1)
+    for i in 1...r.count {
+        current[0] = i
+        for j in stride(from: 1, through: h.count, by: 1) {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (r[i - 1] == h[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return Double(previous[h.count]) / Double(r.count)
+}
+
+/// Text with all white space removed (line breaks differ between references and OCR output).
+func withoutWhitespace(_ s: String) -> String {
+    String(String.UnicodeScalarView(s.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }))
+}
+
+/// Runs a process and collects its exit status and output.
+struct ProcessResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+    let p = Process()
+    p.executableURL = executable
+    p.arguments = arguments
+    if let environment { p.environment = environment }
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return ProcessResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                         stderr: String(decoding: e, as: UTF8.self))
+}
