@@ -3,7 +3,8 @@
 enum PageReadingOrder {
     static func ordered(_ lines: [PageResult.TextLine]) -> [PageResult.TextLine] {
         guard !lines.isEmpty else { return [] }
-        let ranks = lines.map { $0.box.y * 100_000 + $0.box.x }  // placeholder until XY-cut lands
+        let boxes = lines.map { PixelBox(x1: $0.box.x, y1: $0.box.y, x2: $0.box.x + $0.box.width, y2: $0.box.y + $0.box.height) }
+        let ranks = XYCut.readingRanks(of: boxes)
         let order = lines.indices.sorted { (ranks[$0], $0) < (ranks[$1], $1) }
         return order.enumerated().map { position, index in
             var line = lines[index]
