@@ -34,8 +34,12 @@ size_t kv_last_error(char *buf, size_t size) {
 
 const char *kv_loader(const char *path) { return vips_foreign_find_load(path); }
 
-static int loader_is(const char *loader, const char *prefix) {
-    return loader && strncmp(loader, prefix, strlen(prefix)) == 0;
+/* vips_foreign_find_load() names the loader class, e.g. "VipsForeignLoadJpegFile": match its format part. */
+static int loader_is(const char *loader, const char *format) {
+    static const char class_prefix[] = "VipsForeignLoad";
+    if (!loader) return 0;
+    if (strncmp(loader, class_prefix, sizeof class_prefix - 1) == 0) loader += sizeof class_prefix - 1;
+    return g_ascii_strncasecmp(loader, format, strlen(format)) == 0;
 }
 
 static int open_with(const char *loader, const char *path, const void *data, size_t size, int page, int shrink,

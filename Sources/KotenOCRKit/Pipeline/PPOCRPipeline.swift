@@ -26,6 +26,7 @@ public struct PPOCRPipeline: ModePipeline {
 
     public func read(_ page: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
         let detections = try await detector.detect(page, store: store)
+        AllocatorPolicy.trim()  // the detector's activations go back to the system before the page is decoded
         // Crops at source resolution; the full page exists only while they are cut.
         let crops: [(crop: RGBImage, orientation: LineOrientation)]
         if detections.isEmpty {
@@ -38,6 +39,7 @@ public struct PPOCRPipeline: ModePipeline {
                 return (orientation == .vertical ? crop.rotatedCounterClockwise() : crop, orientation)
             }
         }
+        AllocatorPolicy.trim()  // the full-resolution page is gone; only the line crops remain
         let classifier = self.classifier, recogniser = self.recogniser
         let texts = try await boundedMap(crops.map(\.crop), limit: limit) { line -> RecognisedText in
             var line = line
