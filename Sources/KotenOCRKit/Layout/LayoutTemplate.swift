@@ -1,0 +1,47 @@
+import Foundation
+
+/// The reference builds its page as an XML string template with fixed indentation and
+/// `name = "value"` spacing, then parses it (parity README N8, `stage_layout.xml`). This is the
+/// writer side of that template and the parser that turns it into a `PageNode`.
+enum LayoutTemplate {
+    /// `%.3f` as Python formats a float (correctly rounded, half to even on exact ties).
+    static func fixed3(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    /// A template attribute value. Image names are the only free text here; they are escaped so
+    /// the template always parses (the reference would fail to parse a name with `&` or `<`).
+    static func value(_ s: String) -> String {
+        var out = ""
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            case "\t": out += "&#09;"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+
+    static func pageHead(imageName: String, width: Int, height: Int) -> String {
+        "<PAGE IMAGENAME = \"\(value(imageName))\" WIDTH = \"\(width)\" HEIGHT = \"\(height)\">\n"
+    }
+
+    /// `<LINE TYPE = ... X = ... Y = ... WIDTH = ... HEIGHT = ...[ CONF = ...][ PRED_CHAR_CNT=...]></LINE>`
+    static func line(indent: String, type: String, box: PixelBox, conf: Double?, predCharCount: Double?) -> String {
+        var s = "\(indent)<LINE TYPE = \"\(type)\" X = \"\(box.x1)\" Y = \"\(box.y1)\" "
+            + "WIDTH = \"\(box.width)\" HEIGHT = \"\(box.height)\""
+        if let conf { s += " CONF = \"\(fixed3(conf))\"" }
+        if let predCharCount { s += " PRED_CHAR_CNT=\"\(fixed3(predCharCount))\"" }
+        return s + "></LINE>\n"
+    }
+
+    /// Parses the template into its top-level elements (text before the first one is dropped).
+    static func parse(_ s: String) throws -> [PageNode] {
+        var parser = TemplateParser(Array(s.unicodeScalars))
+        return try parser.parseTopLevel()
+    }
+}
