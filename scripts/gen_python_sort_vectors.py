@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Test vectors for the CPython list.sort port (Tests/Fixtures/order/python_sort_vectors.json).
+"""Test vectors for the CPython list.sort port (Tests/Fixtures/python/python_sort_vectors.json).
 
 Run with CPython 3.11 (the reference's version): sorted() with a non-transitive comparator
 of the same shape as the reading-order one (centre difference against a margin), on random

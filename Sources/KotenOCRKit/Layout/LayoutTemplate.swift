@@ -45,3 +45,15 @@ enum LayoutTemplate {
         return try parser.parseTopLevel()
     }
 }
+
+extension LayoutTemplate {
+    struct NoPage: Error, CustomStringConvertible {
+        var description: String { "layout template holds no PAGE element" }
+    }
+
+    /// The PAGE element of a template, with the tail the reference's parse gives it ("\n").
+    static func parsePage(_ s: String) throws -> PageNode {
+        guard let page = try parse(s).first(where: { $0.tag == "PAGE" }) else { throw NoPage() }
+        return page
+    }
+}

@@ -6,7 +6,7 @@ import Testing
 /// non-transitive margin comparator (vectors: scripts/gen_python_sort_vectors.py).
 @Suite struct PythonSortTests {
     @Test func matchesCPythonOnNonTransitiveComparator() throws {
-        let url = Fixtures.parityRoot.deletingLastPathComponent().appendingPathComponent("order/python_sort_vectors.json")
+        let url = Fixtures.parityRoot.deletingLastPathComponent().appendingPathComponent("python/python_sort_vectors.json")
         let root = try JSONAccess.dict(Fixtures.json(url))
         let cases = try JSONAccess.array(root["cases"])
         #expect(cases.count > 40)
