@@ -2,11 +2,15 @@
 public enum DetectorOutputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `array` has `count` elements where `expected` were needed.
     case sizeMismatch(array: String, count: Int, expected: Int)
+    /// `array` has `count` values, not a whole number of rows of `rowWidth`.
+    case notWholeRows(array: String, count: Int, rowWidth: Int)
 
     public var description: String {
         switch self {
         case let .sizeMismatch(array, count, expected):
             return "detector output '\(array)' has \(count) values, expected \(expected)"
+        case let .notWholeRows(array, count, rowWidth):
+            return "detector output '\(array)' has \(count) values, not a multiple of \(rowWidth)"
         }
     }
 }

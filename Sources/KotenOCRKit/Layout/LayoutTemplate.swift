@@ -9,22 +9,7 @@ enum LayoutTemplate {
 
     /// A template attribute value. Image names are the only free text here; they are escaped so
     /// the template always parses (the reference would fail to parse a name with `&` or `<`).
-    static func value(_ s: String) -> String {
-        var out = ""
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#09;"
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out
-    }
+    static func value(_ s: String) -> String { ElementTreeSerializer.escapeAttribute(s) }
 
     static func pageHead(imageName: String, width: Int, height: Int) -> String {
         "<PAGE IMAGENAME = \"\(value(imageName))\" WIDTH = \"\(width)\" HEIGHT = \"\(height)\">\n"
@@ -54,6 +39,13 @@ extension LayoutTemplate {
     /// The PAGE element of a template, with the tail the reference's parse gives it ("\n").
     static func parsePage(_ s: String) throws -> PageNode {
         guard let page = try parse(s).first(where: { $0.tag == "PAGE" }) else { throw NoPage() }
+        return page
+    }
+
+    /// The template parsed and put in reading order.
+    static func orderedPage(_ template: String, options: ReadingOrderOptions) throws -> PageNode {
+        var page = try parsePage(template)
+        ReadingOrder.apply(to: &page, options: options)
         return page
     }
 }

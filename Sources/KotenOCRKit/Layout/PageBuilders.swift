@@ -26,11 +26,8 @@ public enum NDLPage {
     /// - Throws: only if the layout template cannot be parsed (an internal error).
     public static func orderedPage(detections: [NDLDetection], imageWidth: Int, imageHeight: Int,
                                    imageName: String) throws -> PageNode {
-        let template = NDLLayout.template(detections: detections, imageWidth: imageWidth,
-                                          imageHeight: imageHeight, imageName: imageName)
-        var page = try LayoutTemplate.parsePage(template)
-        ReadingOrder.apply(to: &page, options: .ndl)
-        return page
+        try LayoutTemplate.orderedPage(NDLLayout.template(detections: detections, imageWidth: imageWidth,
+                                                          imageHeight: imageHeight, imageName: imageName), options: .ndl)
     }
 
     /// The LINEs to recognise in document order. When the page has no LINE but there are
@@ -60,11 +57,8 @@ public enum KotenPage {
     /// - Throws: only if the layout template cannot be parsed (an internal error).
     public static func orderedPage(detections: [KotenDetection], imageWidth: Int, imageHeight: Int,
                                    imageName: String) throws -> PageNode {
-        let template = KotenLayout.template(detections: detections, imageWidth: imageWidth,
-                                            imageHeight: imageHeight, imageName: imageName)
-        var page = try LayoutTemplate.parsePage(template)
-        ReadingOrder.apply(to: &page, options: .koten)
-        return page
+        try LayoutTemplate.orderedPage(KotenLayout.template(detections: detections, imageWidth: imageWidth,
+                                                            imageHeight: imageHeight, imageName: imageName), options: .koten)
     }
 
     /// The LINEs to recognise in document order.

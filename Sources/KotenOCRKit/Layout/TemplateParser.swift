@@ -106,18 +106,12 @@ struct TemplateParser {
             out += rest[..<amp]
             guard let semi = rest[amp...].firstIndex(of: ";") else { break }
             let name = rest[rest.index(after: amp)..<semi]
-            switch name {
-            case "amp": out += "&"
-            case "lt": out += "<"
-            case "gt": out += ">"
-            case "quot": out += "\""
-            case "apos": out += "'"
-            default:
-                if name.hasPrefix("#"), let code = UInt32(name.dropFirst()), let u = Unicode.Scalar(code) {
-                    out.unicodeScalars.append(u)
-                } else {
-                    out += rest[amp...semi]
-                }
+            if let decoded = ScalarEscaping.xmlEntities[String(name)] {
+                out += decoded
+            } else if name.hasPrefix("#"), let code = UInt32(name.dropFirst()), let u = Unicode.Scalar(code) {
+                out.unicodeScalars.append(u)
+            } else {
+                out += rest[amp...semi]
             }
             rest = rest[rest.index(after: semi)...]
         }

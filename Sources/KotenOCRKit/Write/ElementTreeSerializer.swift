@@ -23,34 +23,11 @@ public enum ElementTreeSerializer {
         out += escapeText(node.tail ?? "")
     }
 
-    static func escapeText(_ s: String) -> String {
-        guard s.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" }) else { return s }
-        var out = ""
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out
-    }
+    private static let textEscapes: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;"]
+    private static let attributeEscapes = textEscapes.merging(
+        ["\"": "&quot;", "\r": "&#13;", "\n": "&#10;", "\t": "&#09;"]) { a, _ in a }
 
-    static func escapeAttribute(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\r": out += "&#13;"
-            case "\n": out += "&#10;"
-            case "\t": out += "&#09;"
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out
-    }
+    static func escapeText(_ s: String) -> String { ScalarEscaping.escape(s) { textEscapes[$0] } }
+
+    static func escapeAttribute(_ s: String) -> String { ScalarEscaping.escape(s) { attributeEscapes[$0] } }
 }

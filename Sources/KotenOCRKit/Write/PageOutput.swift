@@ -58,3 +58,40 @@ public enum PageOutput {
         ]))
     }
 }
+
+/// One output file: its name and UTF-8 contents.
+public struct OutputFile: Sendable, Hashable {
+    public var name: String
+    public var contents: String
+
+    public init(name: String, contents: String) {
+        self.name = name
+        self.contents = contents
+    }
+}
+
+extension PageOutput {
+    /// The output stem of an image file name: the name without its last extension
+    /// (`a.b.jpg` → `a.b`). NDL does the same; the koten reference cuts at the first dot
+    /// (`a`), which this package deliberately does not do.
+    public static func stem(ofImageName name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// `<stem>.xml`, `<stem>.txt`, `<stem>.json` for a recognised page (STRING set on its LINEs).
+    public static func files(stem: String, page: PageNode, image: ImageInfo, mode: ReferenceMode) -> [OutputFile] {
+        [
+            OutputFile(name: stem + ".xml", contents: xml(page: page)),
+            OutputFile(name: stem + ".txt", contents: text(strings: page.lines.map { $0[attribute: "STRING"] ?? "" })),
+            OutputFile(name: stem + ".json", contents: json(page: page, image: image, mode: mode)),
+        ]
+    }
+}
+
+extension KotenTEI {
+    /// `<stem>_tei.xml`, named after the batch's first page, as the reference names it.
+    public static func file(firstStem: String, pages: [TEIPage]) -> OutputFile {
+        OutputFile(name: firstStem + "_tei.xml", contents: document(pages: pages))
+    }
+}

@@ -13,12 +13,12 @@ public enum RTMDetPostprocess {
     ///     exactly float32(0.3) is dropped (K2).
     /// - Returns: boxes computed in float32 as box / inputWidth, then × S (via float64, rounded
     ///   back to float32), y1 −= 0.02·h and y2 += 0.02·h, truncated toward zero, not clipped.
-    /// - Throws: `DetectorOutputError.sizeMismatch` when `dets.count` is not a multiple of 5.
+    /// - Throws: `DetectorOutputError.notWholeRows` when `dets.count` is not a multiple of 5.
     public static func detections(
         dets: [Float], paddedSize: Int, inputWidth: Int = 1280, scoreThreshold: Float = 0.3
     ) throws -> [KotenDetection] {
         guard dets.count % 5 == 0 else {
-            throw DetectorOutputError.sizeMismatch(array: "dets", count: dets.count, expected: dets.count / 5 * 5 + 5)
+            throw DetectorOutputError.notWholeRows(array: "dets", count: dets.count, rowWidth: 5)
         }
         let side = Float(inputWidth)
         let s = Double(paddedSize)
