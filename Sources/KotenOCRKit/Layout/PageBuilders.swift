@@ -20,6 +20,10 @@ public struct RecognitionLine: Sendable, Hashable {
 }
 
 /// NDLOCR-Lite page logic: layout, reading order and the lines to read.
+///
+/// A page goes: `DEIMPostprocess.detections` → `NDLPage.orderedPage` →
+/// `NDLPage.recognitionLines` → `NDLCascade.read` → `PageNode.setLineStrings` →
+/// `PageOutput.files(stem:page:image:mode: .ndl)`.
 public enum NDLPage {
     /// The ordered page tree (the reference's `stage_ordered.xml`): layout template parsed,
     /// ORDER set by XY-cut, lines sorted, duplicates removed, 割注 grouped, order smoothed.
@@ -51,6 +55,11 @@ public enum NDLPage {
 }
 
 /// NDL Koten OCR-Lite page logic: layout, reading order and the lines to read.
+///
+/// A page goes: `RTMDetPostprocess.detections` → `KotenPage.orderedPage` →
+/// `KotenPage.recognitionLines` → `KotenRecognition.read` → `PageNode.setLineStrings` →
+/// `PageOutput.files(stem:page:image:mode: .koten)`; a batch adds
+/// `KotenTEI.file(firstStem:pages:)` over `TEIPage(page:image:)` of every page.
 public enum KotenPage {
     /// The ordered page tree (koten `stage_ordered.xml`): every detection a LINE under PAGE,
     /// ORDER by XY-cut, sorted, duplicates (> 0.9) removed; no 割注, no smoothing.

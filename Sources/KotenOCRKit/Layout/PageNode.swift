@@ -7,6 +7,11 @@ public struct PageNode: Sendable, Hashable {
     public struct Attribute: Sendable, Hashable {
         public var name: String
         public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     public var tag: String

@@ -1,25 +1,28 @@
+/// One line of a TEI page: its box (image pixels, xyxy) and recognised text.
+public struct TEILine: Sendable, Hashable {
+    public var box: PixelBox
+    public var text: String
+
+    public init(box: PixelBox, text: String) {
+        self.box = box
+        self.text = text
+    }
+}
+
 /// One page of a koten TEI document.
 public struct TEIPage: Sendable, Hashable {
     public var image: ImageInfo
-    /// The page's LINEs in document order: box and recognised text.
-    public var lines: [(box: PixelBox, text: String)] {
-        get { zip(boxes, texts).map { ($0, $1) } }
-        set {
-            boxes = newValue.map(\.box)
-            texts = newValue.map(\.text)
-        }
-    }
-    private var boxes: [PixelBox] = []
-    private var texts: [String] = []
+    /// The page's LINEs in document order.
+    public var lines: [TEILine]
 
-    public init(image: ImageInfo, lines: [(box: PixelBox, text: String)]) {
+    public init(image: ImageInfo, lines: [TEILine]) {
         self.image = image
         self.lines = lines
     }
 
     /// The page as the reference's JSON describes it: every LINE box and STRING.
     public init(page: PageNode, image: ImageInfo) {
-        self.init(image: image, lines: page.lines.map { ($0.lineBox, $0[attribute: "STRING"] ?? "") })
+        self.init(image: image, lines: page.lines.map { TEILine(box: $0.lineBox, text: $0[attribute: "STRING"] ?? "") })
     }
 }
 
