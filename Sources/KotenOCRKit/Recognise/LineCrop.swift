@@ -13,25 +13,3 @@ public enum LineCrop {
 
     static func isEmpty(_ crop: PixelBox) -> Bool { crop.width <= 0 || crop.height <= 0 }
 }
-
-/// Runs `read` over `items` with at most `limit` calls in flight; results keep item order.
-func boundedMap<T: Sendable, R: Sendable>(
-    _ items: [T], limit: Int, _ read: @escaping @Sendable (T) async throws -> R
-) async throws -> [R] {
-    var results = [R?](repeating: nil, count: items.count)
-    try await withThrowingTaskGroup(of: (Int, R).self) { group in
-        var next = 0
-        func submit() {
-            let i = next
-            let item = items[i]
-            group.addTask { (i, try await read(item)) }
-            next += 1
-        }
-        while next < items.count && next < max(1, limit) { submit() }
-        while let (i, r) = try await group.next() {
-            results[i] = r
-            if next < items.count { submit() }
-        }
-    }
-    return results.compactMap { $0 }
-}
