@@ -103,27 +103,30 @@ public struct PillowBicubic: Sendable {
     }
 
     /// One source row resampled to `width` pixels, rounded and clipped to u8 (Pillow's first pass).
+    /// (Wrapping arithmetic on indices keeps the loops free of overflow checks.)
     private func horizontalPass(_ source: UnsafeBufferPointer<UInt8>, row: Int,
                                 into ring: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
-        let rowStart = row * sourceWidth * 3, taps = horizontal.taps
+        let rowLength = sourceWidth &* 3, start = row &* rowLength, taps = horizontal.taps
+        let pixels = UnsafeBufferPointer(rebasing: source[start..<(start &+ rowLength)])
+        let out = UnsafeMutableBufferPointer(rebasing: ring[offset..<(offset &+ width &* 3)])
         horizontal.weights.withUnsafeBufferPointer { weights in
             horizontal.first.withUnsafeBufferPointer { first in
                 horizontal.count.withUnsafeBufferPointer { count in
                     for x in 0..<width {
                         var r = PillowAxis.rounding, g = PillowAxis.rounding, b = PillowAxis.rounding
-                        var p = rowStart + first[x] * 3
-                        let w0 = x * taps
-                        for k in 0..<count[x] {
-                            let w = weights[w0 + k]
-                            r &+= Int32(source[p]) &* w
-                            g &+= Int32(source[p + 1]) &* w
-                            b &+= Int32(source[p + 2]) &* w
-                            p += 3
+                        var p = first[x] &* 3, w = x &* taps
+                        for _ in 0..<count[x] {
+                            let weight = weights[w]
+                            r &+= Int32(pixels[p]) &* weight
+                            g &+= Int32(pixels[p &+ 1]) &* weight
+                            b &+= Int32(pixels[p &+ 2]) &* weight
+                            p &+= 3
+                            w &+= 1
                         }
-                        let o = offset + x * 3
-                        ring[o] = clip8(r)
-                        ring[o + 1] = clip8(g)
-                        ring[o + 2] = clip8(b)
+                        let o = x &* 3
+                        out[o] = clip8(r)
+                        out[o &+ 1] = clip8(g)
+                        out[o &+ 2] = clip8(b)
                     }
                 }
             }
@@ -133,22 +136,23 @@ public struct PillowBicubic: Sendable {
     /// Output row `y` from the window rows it reads, rounded and clipped to u8 (Pillow's second pass).
     private func verticalPass(_ ring: UnsafeMutableBufferPointer<UInt8>, window: Int, row y: Int,
                               sums: UnsafeMutableBufferPointer<Int32>,
-                              into out: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+                              into output: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
         let n = sums.count
-        for i in 0..<n { sums[i] = PillowAxis.rounding }
+        sums.update(repeating: PillowAxis.rounding)
         let top = vertical.first[y], w0 = y * vertical.taps
         for k in 0..<vertical.count[y] {
-            let w = vertical.weights[w0 + k]
+            let weight = vertical.weights[w0 + k]
             let slot = ((top + k) % window) * n
-            for i in 0..<n { sums[i] &+= Int32(ring[slot + i]) &* w }
+            let source = UnsafeBufferPointer(rebasing: ring[slot..<(slot &+ n)])
+            for i in 0..<n { sums[i] &+= Int32(source[i]) &* weight }
         }
-        for i in 0..<n { out[offset + i] = clip8(sums[i]) }
+        let out = UnsafeMutableBufferPointer(rebasing: output[offset..<(offset &+ n)])
+        for i in 0..<n { out[i] = clip8(sums[i]) }
     }
 
     @inline(__always)
     private func clip8(_ sum: Int32) -> UInt8 {
-        let v = sum >> Int32(PillowAxis.precisionBits)
-        return v <= 0 ? 0 : (v >= 255 ? 255 : UInt8(truncatingIfNeeded: v))
+        UInt8(truncatingIfNeeded: min(max(sum >> Int32(PillowAxis.precisionBits), 0), 255))
     }
 }
 
