@@ -210,3 +210,37 @@ int kv_save(VipsImage *in, const char *path, int quality, int orientation) {
 }
 
 void kv_unref(VipsImage *image) { if (image) g_object_unref(image); }
+
+/* SHA-256 (GLib GChecksum). GChecksum takes a gssize length, so large buffers are fed in slices. */
+static void copy_digest(const gchar *hex, char out[65]) {
+    size_t n = hex ? strlen(hex) : 0;
+    if (n > 64) n = 64;
+    if (n) memcpy(out, hex, n);
+    out[n] = 0;
+}
+
+kv_sha256 *kv_sha256_new(void) { return (kv_sha256 *)g_checksum_new(G_CHECKSUM_SHA256); }
+
+void kv_sha256_update(kv_sha256 *state, const void *data, size_t size) {
+    const guchar *p = data;
+    const size_t slice = (size_t)1 << 30;
+    while (state && p && size > 0) {
+        size_t n = size < slice ? size : slice;
+        g_checksum_update((GChecksum *)state, p, (gssize)n);
+        p += n;
+        size -= n;
+    }
+}
+
+void kv_sha256_finish(kv_sha256 *state, char out[65]) {
+    copy_digest(state ? g_checksum_get_string((GChecksum *)state) : NULL, out);
+}
+
+void kv_sha256_free(kv_sha256 *state) { if (state) g_checksum_free((GChecksum *)state); }
+
+void kv_sha256_hex(const void *data, size_t size, char out[65]) {
+    kv_sha256 *state = kv_sha256_new();
+    kv_sha256_update(state, data, size);
+    kv_sha256_finish(state, out);
+    kv_sha256_free(state);
+}

@@ -54,4 +54,15 @@ int kv_from_pixels(const uint8_t *pixels, int width, int height, int bands, Vips
 int kv_save(VipsImage *in, const char *path, int quality, int orientation);
 
 void kv_unref(VipsImage *image);
+
+/// SHA-256 through GLib's GChecksum (linked with libvips; there is no CryptoKit on Linux).
+/// One-shot: writes the lowercase hex digest (64 characters + NUL) of `size` bytes at `data` into `out`.
+/// `data` may be NULL when `size` is 0.
+void kv_sha256_hex(const void *data, size_t size, char out[65]);
+/// Streaming: new -> update* -> finish (writes the hex digest; the state is then closed) -> free.
+typedef struct kv_sha256 kv_sha256;
+kv_sha256 *kv_sha256_new(void);
+void kv_sha256_update(kv_sha256 *state, const void *data, size_t size);
+void kv_sha256_finish(kv_sha256 *state, char out[65]);
+void kv_sha256_free(kv_sha256 *state);
 #endif
