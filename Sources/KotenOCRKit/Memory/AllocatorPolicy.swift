@@ -1,5 +1,4 @@
 import CAllocator
-import Foundation
 
 /// The C allocator's policy for a memory-bounded process (glibc; a no-op elsewhere).
 ///
@@ -13,7 +12,7 @@ public enum AllocatorPolicy {
     @discardableResult
     public static func apply() -> Bool { applied }
 
-    private static let applied: Bool = koten_allocator_tune(Int(ProcessInfo.processInfo.environment["KT_MMAP"] ?? "") ?? (128 << 10), 1 << 20, 2) == 1
+    private static let applied: Bool = koten_allocator_tune(128 << 10, 1 << 20, 2) == 1
 
     /// Returns free heap pages to the system (at stage boundaries).
     public static func trim() { _ = koten_allocator_trim() }

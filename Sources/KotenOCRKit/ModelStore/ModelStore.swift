@@ -194,7 +194,8 @@ public actor ModelStore {
         makeRoom(for: footprint(d), loading: d)
         let before = AllocatorPolicy.bytesInUse() ?? ResidentReader.bytes()
         let start = Date()
-        let session = try InferenceSession(contentsOf: d.url, options: sessionOptions, environment: try InferenceEnvironment.shared())
+        let session = try InferenceSession(contentsOf: d.url, options: sessionOptions, stage: d.stage,
+                                           environment: try InferenceEnvironment.shared())
         let resident = max(0, (AllocatorPolicy.bytesInUse() ?? ResidentReader.bytes()) - before)
         measuredResident[d.id] = resident
         entries[d.id] = Entry(descriptor: d, session: session, residentBytes: resident, lastUse: tick(), leases: 1)
@@ -268,21 +269,28 @@ public struct ModelHandle: Sendable {
         let elements = inputs.values.reduce(0) { $0 + $1.elementCount }
         let measure = await store.prepareRun(descriptor, inputElements: elements)
         let session = self.session
-        let shrink = store.sessionOptions.cpuArena
+        let shrink = store.sessionOptions.usesArena(for: descriptor.stage)
         let (outputs, peak, before) = try await store.limiter.run { () async throws -> ([String: Tensor], Int, Int) in
-            let before = ResidentReader.bytes()
-            let sampler = measure ? PeakSampler() : nil
-            sampler?.start()
-            let result: [String: Tensor]
-            do {
-                result = try session.run(inputs, outputNames: outputNames, shrinkArena: shrink)
-            } catch {
-                _ = sampler?.stop()
-                throw error
+            // ORT's Run blocks its thread: it runs on the inference queue, not on Swift's cooperative pool,
+            // so `limit` runs can really be in flight and other tasks keep their threads.
+            try await withCheckedThrowingContinuation { continuation in
+                InferenceQueue.shared.async {
+                    let before = ResidentReader.bytes()
+                    let sampler = measure ? PeakSampler() : nil
+                    sampler?.start()
+                    let result = Result { try session.run(inputs, outputNames: outputNames, shrinkArena: shrink) }
+                    let peak = sampler?.stop() ?? 0
+                    continuation.resume(with: result.map { ($0, peak, before) })
+                }
             }
-            return (result, sampler?.stop() ?? 0, before)
         }
         if measure { await store.recordActivation(descriptor, inputElements: elements, bytes: max(0, peak - before)) }
         return outputs
     }
+}
+
+/// The threads blocking ONNX Runtime runs execute on (a concurrent dispatch queue; how many run at once is
+/// the inference limiter's business).
+enum InferenceQueue {
+    static let shared = DispatchQueue(label: "koten-ocr.inference", qos: .userInitiated, attributes: .concurrent)
 }

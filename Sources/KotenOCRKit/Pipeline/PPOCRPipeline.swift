@@ -67,11 +67,11 @@ public struct PPOCRModelFiles: Sendable {
 
     /// The files in `directory` (used as is; `ModelDirectory` finds the directory).
     public init(directory: URL, detectorInputElements: Int = 3 * 960 * 736) {
-        detector = ModelDescriptor(mode: .ppocr, role: "detector", url: directory.appendingPathComponent(Self.detectorFile),
+        detector = ModelDescriptor(mode: .ppocr, role: "detector", stage: .detection, url: directory.appendingPathComponent(Self.detectorFile),
                                    activationBytesPerElement: 60, typicalInputElements: detectorInputElements)
-        classifier = ModelDescriptor(mode: .ppocr, role: "classifier", url: directory.appendingPathComponent(Self.classifierFile),
+        classifier = ModelDescriptor(mode: .ppocr, role: "classifier", stage: .classification, url: directory.appendingPathComponent(Self.classifierFile),
                                      activationBytesPerElement: 60, typicalInputElements: 3 * 80 * 160)
-        recogniser = ModelDescriptor(mode: .ppocr, role: "recogniser", url: directory.appendingPathComponent(Self.recogniserFile),
+        recogniser = ModelDescriptor(mode: .ppocr, role: "recogniser", stage: .recognition, url: directory.appendingPathComponent(Self.recogniserFile),
                                      activationBytesPerElement: 60, typicalInputElements: 3 * 48 * 640)
         keys = directory.appendingPathComponent(Self.keysFile)
     }
