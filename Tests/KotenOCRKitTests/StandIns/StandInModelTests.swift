@@ -83,7 +83,7 @@ struct StandInModels {
 
         AllocatorPolicy.apply()  // as the engine does (KotenOCR), so freed activations leave the resident set
         let store = try ModelStore(budgetBytes: 16 << 30)
-        let descriptor = ModelDescriptor(mode: model.mode, role: model.role, url: url)
+        let descriptor = ModelDescriptor(mode: model.mode, role: model.role, stage: model.role == "detector" ? .detection : .recognition, url: url)
         try await store.withModel(descriptor) { handle in
             Self.expectSignature(handle.inputs, model.inputs, "inputs")
             Self.expectSignature(handle.outputs, model.outputs, "outputs")
