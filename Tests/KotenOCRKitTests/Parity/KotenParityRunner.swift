@@ -11,7 +11,7 @@ enum KotenParityRunner {
     }
 
     /// Detection → layout → order → recognition for one page of raw outputs.
-    static func runPage(raw: RawOutputs, recogniser: some LineRecogniser, imagePath: String? = nil) async throws -> PageRun {
+    static func runPage(raw: RawOutputs, recogniser: some LineRecogniser<String>, imagePath: String? = nil) async throws -> PageRun {
         let (width, height) = try raw.imageSize
         let name = try raw.imageName
         let detections = try RTMDetPostprocess.detections(dets: raw.floats("dets"), paddedSize: raw.paddedSize)

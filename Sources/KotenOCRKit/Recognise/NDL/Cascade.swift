@@ -4,9 +4,11 @@ public enum CascadeModel: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Reads a line crop with one of the cascade models. `crop` is a non-empty rectangle inside
-/// the page image (xyxy pixels); the answer is the decoded string.
-public protocol CascadeRecogniser: Sendable {
-    func read(model: CascadeModel, crop: PixelBox) async throws -> String
+/// the page image (xyxy pixels); the answer is the decoded string (`String`), or the string with
+/// its per-character probabilities (`RecognisedText`, `NDLLineRecogniser`).
+public protocol CascadeRecogniser<Reading>: Sendable {
+    associatedtype Reading: LineReading = String
+    func read(model: CascadeModel, crop: PixelBox) async throws -> Reading
 }
 
 /// The NDLOCR-Lite recognition cascade (reference: reference-pipelines.md §1.5 "Cascade";
@@ -20,30 +22,31 @@ public enum NDLCascade {
     /// escalated ones, rec100 likewise, then the halves), at most `maxConcurrentReads` at a time.
     /// An empty crop gives "" without a call.
     ///
-    /// - Returns: one string per line, in line order.
+    /// - Returns: one reading per line, in line order (a split line's halves concatenated, their
+    ///   per-character probabilities too).
     /// - Throws: whatever the recogniser throws.
-    public static func read(lines: [RecognitionLine], imageWidth: Int, imageHeight: Int,
-                            recogniser: some CascadeRecogniser, maxConcurrentReads: Int = 1) async throws -> [String] {
+    public static func read<R: CascadeRecogniser>(lines: [RecognitionLine], imageWidth: Int, imageHeight: Int,
+                                                  recogniser: R, maxConcurrentReads: Int = 1) async throws -> [R.Reading] {
         let crops = lines.map { LineCrop.clamped($0.box, imageWidth: imageWidth, imageHeight: imageHeight) }
-        var results = [String](repeating: "", count: lines.count)
-        func stage(_ model: CascadeModel, _ indices: [Int]) async throws -> [String] {
-            try await boundedMap(indices.map { crops[$0] }, limit: maxConcurrentReads) { crop in
-                LineCrop.isEmpty(crop) ? "" : try await recogniser.read(model: model, crop: crop)
+        var results = [R.Reading](repeating: .empty, count: lines.count)
+        func stage(_ model: CascadeModel, _ crops: [PixelBox]) async throws -> [R.Reading] {
+            try await boundedMap(crops, limit: maxConcurrentReads) { crop in
+                LineCrop.isEmpty(crop) ? .empty : try await recogniser.read(model: model, crop: crop)
             }
         }
         var to50 = lines.indices.filter { lines[$0].charCountClass == 2 }
         var to100 = lines.indices.filter { lines[$0].charCountClass != 2 && lines[$0].charCountClass != 3 }
         let to30 = lines.indices.filter { lines[$0].charCountClass == 3 }
-        for (i, s) in zip(to30, try await stage(.rec30, to30)) {
-            if s.unicodeScalars.count >= 25 { to50.append(i) } else { results[i] = s }
+        for (i, s) in zip(to30, try await stage(.rec30, to30.map { crops[$0] })) {
+            if s.scalarCount >= 25 { to50.append(i) } else { results[i] = s }
         }
-        for (i, s) in zip(to50, try await stage(.rec50, to50)) {
-            if s.unicodeScalars.count >= 45 { to100.append(i) } else { results[i] = s }
+        for (i, s) in zip(to50, try await stage(.rec50, to50.map { crops[$0] })) {
+            if s.scalarCount >= 45 { to100.append(i) } else { results[i] = s }
         }
         var halves: [(line: Int, crop: PixelBox)] = []
-        for (i, s) in zip(to100, try await stage(.rec100, to100)) {
+        for (i, s) in zip(to100, try await stage(.rec100, to100.map { crops[$0] })) {
             let c = crops[i]
-            guard s.unicodeScalars.count >= 98, c.height < c.width else {
+            guard s.scalarCount >= 98, c.height < c.width else {
                 results[i] = s
                 continue
             }
@@ -51,9 +54,7 @@ public enum NDLCascade {
             halves.append((i, PixelBox(x1: c.x1, y1: c.y1, x2: mid, y2: c.y2)))
             halves.append((i, PixelBox(x1: mid, y1: c.y1, x2: c.x2, y2: c.y2)))
         }
-        let halfTexts = try await boundedMap(halves.map(\.crop), limit: maxConcurrentReads) { crop in
-            LineCrop.isEmpty(crop) ? "" : try await recogniser.read(model: .rec100, crop: crop)
-        }
+        let halfTexts = try await stage(.rec100, halves.map(\.crop))
         for k in stride(from: 0, to: halves.count, by: 2) { results[halves[k].line] = halfTexts[k] + halfTexts[k + 1] }
         return results
     }
