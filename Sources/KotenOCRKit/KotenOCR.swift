@@ -44,7 +44,20 @@ public final class KotenOCR: @unchecked Sendable {
         return try await pipeline.read(source, store: store, limit: configuration.maxConcurrentInferences)
     }
 
-    /// The pipeline of `mode`, built on first use. Throws `ModelError.missingFiles` naming what is missing.
+    /// Loads `mode`'s models (default: the configured one) now and checks each file: ONNX Runtime loads it,
+    /// its inputs and outputs are what the mode needs, its charset and classes fit. `read` does the same on
+    /// first use; call this to fail early (the CLI does, before reading any page). Throws `ModelError`
+    /// (`.missingFiles`, `.invalidFile` naming the file and what is wrong), `ModelStoreError`.
+    public func prepare(_ mode: OCRMode? = nil) async throws {
+        let mode = mode ?? configuration.mode
+        let pipeline = try self.pipeline(for: mode)
+        await store.register(mode, models: pipeline.models)
+        await store.activate(mode)
+        try await pipeline.prepare(store: store)
+    }
+
+    /// The pipeline of `mode`, built on first use (configuration files read and checked; models load
+    /// later). Throws `ModelError.missingFiles` naming what is missing, `ModelError.invalidFile`.
     public func pipeline(for mode: OCRMode) throws -> any ModePipeline {
         lock.lock()
         defer { lock.unlock() }
@@ -57,8 +70,10 @@ public final class KotenOCR: @unchecked Sendable {
         case .ppocr:
             p = try PPOCRPipeline(files: PPOCRModelFiles(directory: dir), detectorMaxSide: configuration.ppocrDetectorMaxSide,
                                   useOrientationClassifier: configuration.ppocrOrientationClassifier)
-        case .ndl, .koten:
-            throw ModelError.modeUnavailable(mode: mode)
+        case .ndl:
+            p = try NDLPipeline(files: NDLModelFiles(models: configuration.models))
+        case .koten:
+            p = try KotenPipeline(files: KotenModelFiles(models: configuration.models))
         }
         pipelines[mode] = p
         return p

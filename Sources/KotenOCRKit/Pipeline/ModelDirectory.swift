@@ -1,19 +1,31 @@
 import Foundation
 
 /// Where a mode's model files are: a root folder holding one subfolder per mode (`ppocr/`, `ndl/`,
-/// `koten/`), or a folder holding one mode's files directly (e.g. NDL's own `src/model`).
+/// `koten/`), or a folder holding one mode's files directly. For the `ndl` and `koten` modes a file is
+/// looked up in the mode's folder, then in its `model/` and `config/` subfolders, so NDL's own `src` folder
+/// (ONNX files in `src/model`, YAML files in `src/config`) works as it is.
 public struct ModelDirectory: Sendable {
     public let root: URL
 
     public init(root: URL) { self.root = root }
 
-    /// Files a mode needs (the first name of each group must exist; alternatives are NDL's versions).
-    public static func requiredFiles(for mode: OCRMode) -> [String] {
+    /// Subfolders of a mode's folder searched after the folder itself (NDL's `src/model`, `src/config`).
+    public static let subfolders = ["model", "config"]
+
+    /// The files a mode needs: one group per file, each listing the names it may have (NDL's published
+    /// versions; the first is the current one). A group is satisfied by the first name found.
+    public static func fileGroups(for mode: OCRMode) -> [[String]] {
         switch mode {
-        case .ppocr: return [PPOCRModelFiles.detectorFile, PPOCRModelFiles.classifierFile,
-                             PPOCRModelFiles.recogniserFile, PPOCRModelFiles.keysFile]
-        case .ndl, .koten: return []
+        case .ppocr: return [[PPOCRModelFiles.detectorFile], [PPOCRModelFiles.classifierFile],
+                             [PPOCRModelFiles.recogniserFile], [PPOCRModelFiles.keysFile]]
+        case .ndl: return NDLModelFiles.fileGroups
+        case .koten: return KotenModelFiles.fileGroups
         }
+    }
+
+    /// The first name of each file `mode` needs (see `fileGroups(for:)` for the accepted alternatives).
+    public static func requiredFiles(for mode: OCRMode) -> [String] {
+        fileGroups(for: mode).compactMap(\.first)
     }
 
     /// The folder holding `mode`'s files: `root/<mode>` if it exists, else `root`.
@@ -24,11 +36,34 @@ public struct ModelDirectory: Sendable {
         return root
     }
 
-    /// Required files of `mode` missing from its folder.
-    public func missingFiles(for mode: OCRMode) -> [String] {
+    /// Where `name` is for `mode`: in its folder, else (NDL's modes) in the folder's `model/` or `config/`;
+    /// nil if absent.
+    public func file(_ name: String, for mode: OCRMode) -> URL? {
         let dir = directory(for: mode)
-        return Self.requiredFiles(for: mode).filter { !FileManager.default.fileExists(atPath: dir.appendingPathComponent($0).path) }
+        let subfolders = mode == .ppocr ? [] : Self.subfolders.map { dir.appendingPathComponent($0, isDirectory: true) }
+        for folder in [dir] + subfolders {
+            let url = folder.appendingPathComponent(name)
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue { return url }
+        }
+        return nil
     }
+
+    /// The file satisfying a group of alternative names (the first one found), if any.
+    public func file(anyOf names: [String], for mode: OCRMode) -> URL? {
+        names.lazy.compactMap { file($0, for: mode) }.first
+    }
+
+    /// Files of `mode` missing from its folder: for each unsatisfied group its first name, followed by
+    /// "(or …)" with the alternatives.
+    public func missingFiles(for mode: OCRMode) -> [String] {
+        Self.fileGroups(for: mode).filter { file(anyOf: $0, for: mode) == nil }.map { group in
+            group.count > 1 ? "\(group[0]) (or \(group.dropFirst().joined(separator: ", ")))" : group[0]
+        }
+    }
+
+    /// Whether every file `mode` needs is present (signatures are checked when the models load).
+    public func isInstalled(_ mode: OCRMode) -> Bool { missingFiles(for: mode).isEmpty }
 
     /// Candidate roots, first match wins: `$KOTEN_OCR_MODELS`, `$XDG_DATA_HOME/koten-ocr/models`
     /// (default `~/.local/share/koten-ocr/models`), then `.deps/models` under the current directory
@@ -36,15 +71,21 @@ public struct ModelDirectory: Sendable {
     public static func searchPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
         var paths: [URL] = []
         if let env = environment["KOTEN_OCR_MODELS"], !env.isEmpty { paths.append(URL(fileURLWithPath: env)) }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"].map { $0 + "/.local/share" } ?? NSHomeDirectory() + "/.local/share")
-        paths.append(URL(fileURLWithPath: dataHome).appendingPathComponent("koten-ocr/models"))
+        paths.append(userDirectory(environment: environment))
         paths.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".deps/models"))
         return paths
     }
 
+    /// The per-user model folder `koten-ocr models install` writes to: `$XDG_DATA_HOME/koten-ocr/models`,
+    /// default `~/.local/share/koten-ocr/models`.
+    public static func userDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"].map { $0 + "/.local/share" } ?? NSHomeDirectory() + "/.local/share")
+        return URL(fileURLWithPath: dataHome).appendingPathComponent("koten-ocr/models")
+    }
+
     /// The first root on the search path holding `mode`'s files, if any.
     public static func locate(_ mode: OCRMode, environment: [String: String] = ProcessInfo.processInfo.environment) -> ModelDirectory? {
-        searchPath(environment: environment).map(ModelDirectory.init(root:)).first { $0.missingFiles(for: mode).isEmpty }
+        searchPath(environment: environment).map(ModelDirectory.init(root:)).first { $0.isInstalled(mode) }
     }
 }

@@ -13,6 +13,14 @@ public struct PageResult: Sendable, Codable, Equatable {
     /// Orientation of most lines ("vertical" or "horizontal"; "none" for a page with no lines).
     public var orientation: String
     public var lines: [TextLine]
+    /// For the `ndl` and `koten` modes, what the reference-format writers need (the ordered page tree
+    /// with its strings, the image facts): NDL XML, the reference's TXT and JSON, koten TEI. Not part of
+    /// the JSON (nil after decoding); nil for `ppocr`.
+    public var reference: ReferencePage? = nil
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion, source, mode, models, orientation, lines
+    }
 
     /// The page's text: lines in reading order, one per line.
     public var text: String { lines.map(\.text).joined(separator: "\n") }

@@ -1,20 +1,99 @@
 import Foundation
 
 /// An output format `--format` names.
+///
+/// Per page: `txt`, `json` (the engine's result), and for the `ndl` and `koten` modes `xml` (NDL XML) and
+/// `ndl-json` (the reference's JSON), written byte for byte as NDL's code writes them. Per run: `tei`
+/// (koten only), one document for all pages (`TEIRun`).
 public enum ResultFormat: String, Sendable, CaseIterable {
-    /// Plain text, lines in reading order (`<stem>.txt`).
+    /// Plain text, lines in reading order (`<stem>.txt`). For `ndl`/`koten` pages exactly the reference's
+    /// TXT (strings joined with "\n", no final newline); otherwise with a final newline.
     case txt
     /// The engine's JSON result (`<stem>.json`, docs/json-schema.md).
     case json
+    /// NDL XML (`<stem>.xml`): `<OCRDATASET>` around the ordered PAGE with STRING on every LINE.
+    case xml
+    /// The reference's own JSON (`<stem>.ndl.json`: `contents`/`imginfo`, `isVertical` always "true").
+    case ndlJSON = "ndl-json"
+    /// NDL Koten OCR-Lite's TEI for a whole run (`<first-stem>_tei.xml`, a `surface` per page).
+    case tei
 
-    public var fileExtension: String { rawValue }
+    /// The end of the file name after the stem: `txt`, `json`, `xml`, `ndl.json`; `tei.xml` for `tei`,
+    /// whose file is named `<first-stem>_tei.xml` (see `TEIRun`).
+    public var fileExtension: String {
+        switch self {
+        case .ndlJSON: return "ndl.json"
+        case .tei: return "tei.xml"
+        default: return rawValue
+        }
+    }
 
-    /// The bytes of `page` in this format.
+    /// Whether the format has one file per page (`tei` has one per run).
+    public var isPerPage: Bool { self != .tei }
+
+    /// Whether pages of `mode` can be written in this format (`xml`, `ndl-json`: ndl and koten; `tei`: koten).
+    public func supports(_ mode: OCRMode) -> Bool {
+        switch self {
+        case .txt, .json: return true
+        case .xml, .ndlJSON: return mode != .ppocr
+        case .tei: return mode == .koten
+        }
+    }
+
+    /// The bytes of `page` in this format. Throws `ResultFormatError` for a reference format of a page
+    /// without a reference tree (`ppocr`, or a result decoded from JSON) and for `tei` (see `TEIRun`).
     public func render(_ page: PageResult) throws -> Data {
         switch self {
-        case .txt: return Data((page.text + (page.lines.isEmpty ? "" : "\n")).utf8)
+        case .txt:
+            if let reference = page.reference { return Data(reference.text.utf8) }
+            return Data((page.text + (page.lines.isEmpty ? "" : "\n")).utf8)
         case .json: return try ResultJSON.encode(page)
+        case .xml, .ndlJSON:
+            guard let reference = page.reference else { throw ResultFormatError.unsupported(format: self, mode: page.mode) }
+            return Data((self == .xml ? reference.xml : reference.json).utf8)
+        case .tei: throw ResultFormatError.perRun(format: self)
         }
+    }
+}
+
+/// A page cannot be rendered in a format.
+public enum ResultFormatError: Error, Equatable, CustomStringConvertible {
+    /// The format needs the reference page tree of the `ndl` or `koten` mode (`tei`: koten).
+    case unsupported(format: ResultFormat, mode: OCRMode)
+    /// The format has one file per run, not per page.
+    case perRun(format: ResultFormat)
+
+    public var description: String {
+        switch self {
+        case .unsupported(let f, let mode):
+            return "format \(f.rawValue) is not available for pages read in mode \(mode) (it needs \(f == .tei ? "koten" : "ndl or koten"))"
+        case .perRun(let f): return "format \(f.rawValue) is written once per run, not per page"
+        }
+    }
+}
+
+/// The koten TEI of a run: pages are added as they are read; the document (`<first-stem>_tei.xml`, named
+/// after the run's first page, one `surface` per page) is rendered at the end. Holds only each page's
+/// line boxes and strings. Reference: parity README O4; `KotenTEI`.
+public struct TEIRun: Sendable {
+    public private(set) var firstStem: String?
+    public private(set) var pages: [TEIPage] = []
+
+    public init() {}
+
+    /// Adds a page read in the koten mode, whose output stem is `stem`. Throws `ResultFormatError` for a
+    /// page of another mode.
+    public mutating func add(_ page: PageResult, stem: String) throws {
+        guard let reference = page.reference, reference.mode == .koten else {
+            throw ResultFormatError.unsupported(format: .tei, mode: page.mode)
+        }
+        if firstStem == nil { firstStem = stem }
+        pages.append(reference.teiPage)
+    }
+
+    /// The TEI file, or nil when no page was added.
+    public var file: OutputFile? {
+        firstStem.map { KotenTEI.file(firstStem: $0, pages: pages) }
     }
 }
 
