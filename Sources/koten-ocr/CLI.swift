@@ -22,7 +22,7 @@ enum CLI {
             print("koten-ocr \(version) (ONNX Runtime \(ort), CPU execution provider)")
             return 0
         }
-        let mode = arguments.mode ?? .ppocr
+        let mode = arguments.mode ?? DefaultMode.choose(models: arguments.models, quiet: arguments.quiet)
         let models: ModelDirectory
         if let path = arguments.models {
             models = ModelDirectory(root: URL(fileURLWithPath: path))
@@ -47,7 +47,11 @@ enum CLI {
                 return 2
             }
         }
-        let formats = arguments.formats.isEmpty ? (outputDir == nil ? [.txt] : [.txt, .json]) : arguments.formats
+        let formats = arguments.formats.isEmpty ? DefaultMode.formats(for: mode, toDirectory: outputDir != nil) : arguments.formats
+        if let unsupported = formats.first(where: { !$0.supports(mode) }) {
+            stderrLine("koten-ocr: --format \(unsupported.rawValue) is not available in mode \(mode) (\(unsupported == .tei ? "koten" : "ndl and koten") only)")
+            return 2
+        }
         let config = OCRConfiguration(mode: mode, models: models, memoryBudgetBytes: arguments.memoryBudget,
                                       maxConcurrentInferences: arguments.jobs, maxPixels: arguments.maxPixels,
                                       ppocrDetectorMaxSide: arguments.detectorMaxSide,
@@ -55,7 +59,7 @@ enum CLI {
         let engine: KotenOCR
         do {
             engine = try KotenOCR(configuration: config)
-            _ = try engine.pipeline(for: mode)
+            try await engine.prepare(mode)
         } catch {
             stderrLine("koten-ocr: \(error)")
             return 2
@@ -76,6 +80,7 @@ struct Runner {
     var failures = 0
     var pagesDone = 0
     var firstStdoutPage = true
+    var tei = TEIRun()
 
     mutating func run(_ entries: [InputList.Entry]) async {
         let files = entries.compactMap { if case .file(let u) = $0 { return u } else { return nil } }
@@ -89,6 +94,7 @@ struct Runner {
             }
         }
         if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if formats.contains(.tei) { writeRunOutputs() }
     }
 
     private mutating func process(_ url: URL, total: Int, showProgress: Bool) async {
@@ -111,6 +117,8 @@ struct Runner {
     }
 
     private mutating func emit(_ result: PageResult, stem: String) throws {
+        if formats.contains(.tei) { try tei.add(result, stem: stem) }
+        let formats = self.formats.filter(\.isPerPage)
         if let outputDir {
             for format in formats {
                 let target = outputDir.appendingPathComponent("\(stem).\(format.fileExtension)")
@@ -122,6 +130,21 @@ struct Runner {
                 firstStdoutPage = false
                 FileHandle.standardOutput.write(try format.render(result))
             }
+        }
+    }
+
+    /// The run's TEI document (`<first-stem>_tei.xml`), after every page.
+    private mutating func writeRunOutputs() {
+        guard let file = tei.file else { return }
+        do {
+            if let outputDir {
+                try AtomicFile.write(file.contents, to: outputDir.appendingPathComponent(file.name))
+            } else {
+                if !firstStdoutPage { FileHandle.standardOutput.write(Data("\u{0C}".utf8)) }
+                FileHandle.standardOutput.write(Data(file.contents.utf8))
+            }
+        } catch {
+            fail("\(outputDir?.appendingPathComponent(file.name).path ?? "stdout"): cannot write the TEI document (\(error))")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import KotenOCRKit
 
-let status = await CLI.run(Array(CommandLine.arguments.dropFirst()))
+let arguments = Array(CommandLine.arguments.dropFirst())
+let status = arguments.first == "models" ? await ModelsCommand.run(Array(arguments.dropFirst())) : await CLI.run(arguments)
 exit(status)
