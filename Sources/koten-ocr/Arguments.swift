@@ -87,16 +87,20 @@ struct Arguments {
 
     static let help = """
     Usage: koten-ocr [options] <image|directory>...
+           koten-ocr models [list | verify DIR | install --mode ndl|koten SOURCE]   (see koten-ocr models --help)
 
     OCR for Japanese classical books and modern print. Reads each page and writes its text to standard
-    output, or with --output writes <stem>.txt and <stem>.json per page into a folder.
+    output, or with --output writes <stem>.txt and <stem>.json (and <stem>.xml in the ndl and koten modes)
+    per page into a folder.
 
     Options:
-      -m, --mode MODE          koten, ndl or ppocr (default: ppocr)
+      -m, --mode MODE          koten, ndl or ppocr (default: koten when its models are installed, else ppocr)
           --models DIR         model folder (default: $KOTEN_OCR_MODELS, ~/.local/share/koten-ocr/models,
                                ./.deps/models); holds ppocr/, ndl/, koten/ or one mode's files
       -o, --output DIR         write results into DIR (created if missing) instead of standard output
-      -f, --format LIST        comma-separated: txt, json (default: txt to stdout; txt,json with --output)
+      -f, --format LIST        comma-separated: txt, json; ndl and koten: xml (NDL XML), ndl-json (NDL's JSON,
+                               <stem>.ndl.json); koten: tei (<first-stem>_tei.xml for the run)
+                               (default: txt to stdout; txt,json with --output, plus xml for ndl and koten)
           --memory-budget SIZE memory budget for the process, e.g. 200MB (default: cgroup limit or RAM)
       -j, --jobs N             most model runs in flight at once (default 4)
           --max-pixels N       refuse images with more pixels (default 200000000)

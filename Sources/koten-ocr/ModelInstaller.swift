@@ -72,7 +72,8 @@ enum ModelInstaller {
         try fm.createDirectory(at: temporary, withIntermediateDirectories: true)
         for group in ModelDirectory.fileGroups(for: mode) {
             guard let file = found.file(anyOf: group, for: mode) else { continue }
-            try fm.copyItem(at: file, to: temporary.appendingPathComponent(file.lastPathComponent))
+            // A copy of the file itself, not of a symbolic link to it.
+            try fm.copyItem(at: file.resolvingSymlinksInPath(), to: temporary.appendingPathComponent(file.lastPathComponent))
         }
         let check = try KotenOCR(configuration: OCRConfiguration(mode: mode, models: ModelDirectory(root: temporary),
                                                                  tuneAllocator: false))

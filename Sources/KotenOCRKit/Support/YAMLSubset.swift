@@ -266,7 +266,7 @@ enum YAMLSubset {
                 guard i < s.count else {
                     // Line break inside the scalar: trailing white space is dropped, then folding.
                     guard multiLine, line + 1 < lines.count else {
-                        throw ParseError(line: row + line + 1, reason: "unterminated double-quoted scalar")
+                        throw ParseError(line: row + 1, reason: "unterminated double-quoted scalar starting here")
                     }
                     while let last = out.last, last == " " || last == "\t", pendingBreaks == 0 { out.removeLast() }
                     pendingBreaks += 1
@@ -290,7 +290,7 @@ enum YAMLSubset {
                 guard i + 1 < s.count else {
                     // Escaped line break: joined without a space, leading white space of the next line dropped.
                     guard multiLine, line + 1 < lines.count else {
-                        throw ParseError(line: row + line + 1, reason: "unterminated double-quoted scalar")
+                        throw ParseError(line: row + 1, reason: "unterminated double-quoted scalar starting here")
                     }
                     line += 1
                     i = 0
@@ -338,7 +338,7 @@ enum YAMLSubset {
                 }
                 guard i < s.count else {
                     guard multiLine, line + 1 < lines.count else {
-                        throw ParseError(line: row + line + 1, reason: "unterminated single-quoted scalar")
+                        throw ParseError(line: row + 1, reason: "unterminated single-quoted scalar starting here")
                     }
                     while let last = out.last, last == " " || last == "\t", pendingBreaks == 0 { out.removeLast() }
                     pendingBreaks += 1

@@ -67,11 +67,13 @@ struct ProcessResult {
     let stderr: String
 }
 
-func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+                directory: URL? = nil) throws -> ProcessResult {
     let p = Process()
     p.executableURL = executable
     p.arguments = arguments
     if let environment { p.environment = environment }
+    if let directory { p.currentDirectoryURL = directory }
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err

@@ -20,8 +20,8 @@ public struct RTMDetDetector: Sendable {
     /// Checks a session: one input `input` float32 [1,3,N,N]; outputs `dets` float32 [1,K,5] and
     /// `labels` int64 [1,K]. Returns N. Throws `ModelError.invalidFile` naming the file and what is wrong.
     static func signature(_ s: ModelSignature) throws -> Int {
-        try s.expectInputCount(1, of: what)
         let (h, w) = try s.imageInput(try s.input("input", of: what), of: what)
+        try s.expectInputCount(1, of: what)
         guard h == w else { throw s.failure("\(what): input is \(h)×\(w), expected a square") }
         let dets = try s.output("dets", of: what)
         try s.expect(dets, .float32, rank: 3, of: what)

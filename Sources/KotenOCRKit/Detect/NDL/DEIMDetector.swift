@@ -29,10 +29,10 @@ public struct DEIMDetector: Sendable {
     /// `labels` int64, `boxes` float32 [.,Q,4], `scores` float32, optional `char_count` int64.
     /// Throws `ModelError.invalidFile` naming the file and the first thing wrong.
     static func signature(_ s: ModelSignature) throws -> Signature {
-        try s.expectInputCount(2, of: what)
         let (h, w) = try s.imageInput(try s.input("images", of: what), of: what)
         guard h == w else { throw s.failure("\(what): input images is \(h)×\(w), expected a square") }
         try s.expect(try s.input("orig_target_sizes", of: what), .int64, rank: 2, of: what)
+        try s.expectInputCount(2, of: what)
         try s.expect(try s.output("labels", of: what), .int64, rank: 2, of: what)
         let boxes = try s.output("boxes", of: what)
         try s.expect(boxes, .float32, rank: 3, of: what)

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import KotenOCRKit
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// The `koten` mode end to end on the stand-in models: the three shared koten pages through the CLI as
+/// one run (koten chosen by default because its models are on the search path), the run's TEI, the RTMDet
+/// input of the real wiring, output names that keep the whole stem.
+@Suite("KotenMode")
+struct KotenMode {
+    struct Run {
+        let result: ProcessResult
+        let out: URL
+    }
+
+    /// One run over the three shared koten pages, every format, no --mode and no --models: the stand-in
+    /// folder is `$KOTEN_OCR_MODELS`, so koten is the default mode.
+    static let run: Result<Run, Error> = Result {
+        let out = try TestPaths.temporaryDirectory("koten-mode")
+        let result = try ModeFixtures.cli(["--output", out.path, "--format", "txt,json,xml,ndl-json,tei"]
+                                          + ModeFixtures.kotenImages.map(\.path),
+                                          environment: ["KOTEN_OCR_MODELS": try ModeFixtures.standIns().path])
+        return Run(result: result, out: out)
+    }
+
+    @Test("three shared koten pages: exit 0, koten by default without a word, four files per page and one TEI")
+    func exitStatusAndFiles() throws {
+        let run = try Self.run.get()
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(run.result.stderr.isEmpty)
+        let stems = ModeFixtures.kotenImages.map { $0.deletingPathExtension().lastPathComponent }
+        let expected = (stems.flatMap { s in ["txt", "json", "xml", "ndl.json"].map { "\(s).\($0)" } }
+                        + ["\(stems[0])_tei.xml"]).sorted()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: run.out.path).sorted() == expected)
+    }
+
+    @Test("outputs parse and agree: XML, our JSON (PageResult), the reference JSON, TXT", arguments: ModeFixtures.kotenImages)
+    func outputsAgree(_ image: URL) throws {
+        let run = try Self.run.get()
+        let stem = image.deletingPathExtension().lastPathComponent
+        try ModeFixtures.expectConsistentOutputs(stem: stem, in: run.out, mode: .koten, image: image)
+        let result = try ModeFixtures.pageResult(run.out.appendingPathComponent(stem + ".json"))
+        #expect(result.models.map(\.role) == ["detector", "recogniser"])
+        #expect(result.lines.allSatisfy { $0.kind == "本文" })
+    }
+
+    @Test("the run's TEI parses as XML: one surface per page in run order, a zone and an lb per line")
+    func tei() throws {
+        let run = try Self.run.get()
+        let stems = ModeFixtures.kotenImages.map { $0.deletingPathExtension().lastPathComponent }
+        let doc = try ModeFixtures.xml(run.out.appendingPathComponent("\(stems[0])_tei.xml"))
+        #expect(doc.rootElement()?.name == "TEI")
+        let surfaces = try doc.nodes(forXPath: "//*[local-name()='surface']")
+        #expect(surfaces.count == 3)
+        let pageBreaks = try doc.nodes(forXPath: "//*[local-name()='pb']").compactMap { ModeFixtures.attribute($0, "n") }
+        #expect(pageBreaks == ModeFixtures.kotenImages.map(\.lastPathComponent))
+        for (surface, stem) in zip(surfaces, stems) {
+            let result = try ModeFixtures.pageResult(run.out.appendingPathComponent(stem + ".json"))
+            let zones = try surface.nodes(forXPath: "*[local-name()='zone']")
+            #expect(zones.count == result.lines.count, "\(stem)")
+        }
+        #expect(try doc.nodes(forXPath: "//*[local-name()='lb']").count
+                == stems.map { (try? ModeFixtures.pageResult(run.out.appendingPathComponent($0 + ".json")).lines.count) ?? -1 }.reduce(0, +))
+    }
+
+    @Test("RTMDet input of the real wiring (page decode + padded resize + BGR normalisation) = the reference tensor")
+    func rtmdetInputTensor() throws {
+        try expectDetectorInputs(folder: "koten/preprocess/rtmdet", side: 1280) { RTMDetDetector.inputTensor($0, inputSide: $1) }
+    }
+
+    @Test("a.v1 and a.v2 keep their whole stems (no collision); the TEI is named after the first page")
+    func wholeStems() throws {
+        let dir = try TestPaths.temporaryDirectory("koten-stems")
+        let page = try ImageSource(url: ModeFixtures.kotenImages[0]).decode().cropped(x: 1500, y: 100, width: 400, height: 600)
+        for name in ["a.v1.png", "a.v2.png"] { try ImageWriter.save(page, to: dir.appendingPathComponent(name)) }
+        let out = dir.appendingPathComponent("out")
+        let r = try ModeFixtures.cli(["--mode", "koten", "--models", try ModeFixtures.standIns().path, "--output", out.path,
+                                      "--format", "txt,xml,tei", dir.appendingPathComponent("a.v1.png").path,
+                                      dir.appendingPathComponent("a.v2.png").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+                == ["a.v1.txt", "a.v1.xml", "a.v1_tei.xml", "a.v2.txt", "a.v2.xml"])
+        let doc = try ModeFixtures.xml(out.appendingPathComponent("a.v1_tei.xml"))
+        #expect(try doc.nodes(forXPath: "//*[local-name()='surface']").count == 2)
+    }
+
+    @Test("reference formats are refused where the mode has none (exit 2, one line)")
+    func formatsByMode() throws {
+        let image = TestPaths.image("ndlocr-lite-rs/scaned0.png").path
+        let tei = try ModeFixtures.cli(["--mode", "ndl", "--models", try ModeFixtures.standIns().path, "--format", "tei", image])
+        #expect(tei.status == 2 && ModeFixtures.stderrLines(tei).count == 1 && tei.stderr.contains("tei"))
+        let xml = try ModeFixtures.cli(["--mode", "ppocr", "--models", try TestPaths.ppocrModels().root.path, "--format", "xml", image])
+        #expect(xml.status == 2 && ModeFixtures.stderrLines(xml).count == 1 && xml.stderr.contains("xml"))
+    }
+}
