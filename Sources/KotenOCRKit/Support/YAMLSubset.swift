@@ -147,10 +147,7 @@ enum YAMLSubset {
         /// The key of `key: value` (plain or quoted) and what follows the colon.
         private func mappingKey(_ body: Scalars) throws -> (String, Scalars) {
             if body.first == "\"" || body.first == "'" {
-                var lines = [body]
-                var end = (line: 0, index: 0)
-                let key = body.first == "\"" ? try doubleQuoted(&lines, start: 0, end: &end, multiLine: false)
-                                             : try singleQuoted(&lines, start: 0, end: &end, multiLine: false)
+                let (key, end) = try quoted([body], multiLine: false)
                 let rest = Array(body[end.index...]).drop { $0 == " " }
                 guard rest.first == ":" else { throw error("expected ':' after a quoted key") }
                 return (key, Array(rest.dropFirst()))
@@ -176,9 +173,7 @@ enum YAMLSubset {
             case "\"", "'":
                 var block = Array(lines[row...])
                 block[0] = text
-                var end = (line: 0, index: 0)
-                let s = text.first == "\"" ? try doubleQuoted(&block, start: 0, end: &end, multiLine: true)
-                                           : try singleQuoted(&block, start: 0, end: &end, multiLine: true)
+                let (s, end) = try quoted(block, multiLine: true)
                 try expectEndOfLine(Array(block[end.line][end.index...]), lineOffset: end.line)
                 values[key] = s
                 row += end.line + 1
@@ -223,10 +218,8 @@ enum YAMLSubset {
                 }
                 let item: String
                 if text[i] == "\"" || text[i] == "'" {
-                    var one = [Array(text[i...])]
-                    var end = (line: 0, index: 0)
-                    item = text[i] == "\"" ? try doubleQuoted(&one, start: 0, end: &end, multiLine: false)
-                                           : try singleQuoted(&one, start: 0, end: &end, multiLine: false)
+                    let (value, end) = try quoted([Array(text[i...])], multiLine: false)
+                    item = value
                     i += end.index
                 } else {
                     var j = i
@@ -244,18 +237,22 @@ enum YAMLSubset {
             }
         }
 
-        /// A double-quoted scalar starting at `lines[start][0]`; `end` is set just past its closing quote.
-        private func doubleQuoted(_ lines: inout [Scalars], start: Int, end: inout (line: Int, index: Int),
-                                  multiLine: Bool) throws -> String {
+        /// A quoted scalar starting at `lines[0][0]` (its opening quote, `"` or `'`); returns its value and
+        /// the position just past its closing quote. Line breaks inside fold as YAML folds them (one break
+        /// is a space, n breaks are n − 1 newlines; white space around them dropped); in single quotes `''`
+        /// is a quote; in double quotes the escapes listed above apply, and `\` at a line end joins lines.
+        private func quoted(_ lines: [Scalars], multiLine: Bool) throws -> (String, end: (line: Int, index: Int)) {
+            let quote = lines[0][0]
+            let kind = quote == "\"" ? "double" : "single"
             var out = String.UnicodeScalarView()
-            var line = start, i = 1
-            var pendingBreaks = 0  // folded line breaks not yet written
-            var lineStart = false  // leading white space is dropped on continuation lines only
-            func flushFolding() {
-                if pendingBreaks == 1 { out.append(" ") } else if pendingBreaks > 1 {
-                    out.append(contentsOf: String(repeating: "\n", count: pendingBreaks - 1).unicodeScalars)
+            var line = 0, i = 1, pendingBreaks = 0, lineStart = false  // leading white space dropped on continuation lines
+            func nextLine() throws {
+                guard multiLine, line + 1 < lines.count else {
+                    throw ParseError(line: row + 1, reason: "unterminated \(kind)-quoted scalar starting here")
                 }
-                pendingBreaks = 0
+                line += 1
+                i = 0
+                lineStart = true
             }
             while true {
                 let s = lines[line]
@@ -264,105 +261,61 @@ enum YAMLSubset {
                     lineStart = false
                 }
                 guard i < s.count else {
-                    // Line break inside the scalar: trailing white space is dropped, then folding.
-                    guard multiLine, line + 1 < lines.count else {
-                        throw ParseError(line: row + 1, reason: "unterminated double-quoted scalar starting here")
-                    }
                     while let last = out.last, last == " " || last == "\t", pendingBreaks == 0 { out.removeLast() }
                     pendingBreaks += 1
-                    line += 1
-                    i = 0
-                    lineStart = true
+                    try nextLine()
                     continue
                 }
-                let c = s[i]
-                if c == "\"" {
-                    flushFolding()
-                    end = (line, i + 1)
-                    return String(out)
+                if pendingBreaks == 1 { out.append(" ") } else if pendingBreaks > 1 {
+                    out.append(contentsOf: String(repeating: "\n", count: pendingBreaks - 1).unicodeScalars)
                 }
-                flushFolding()
-                guard c == "\\" else {
+                pendingBreaks = 0
+                let c = s[i]
+                if c == quote {
+                    if quote == "'" && i + 1 < s.count && s[i + 1] == "'" {
+                        out.append("'")
+                        i += 2
+                        continue
+                    }
+                    return (String(out), (line, i + 1))
+                }
+                guard quote == "\"" && c == "\\" else {
                     out.append(c)
                     i += 1
                     continue
                 }
                 guard i + 1 < s.count else {
-                    // Escaped line break: joined without a space, leading white space of the next line dropped.
-                    guard multiLine, line + 1 < lines.count else {
-                        throw ParseError(line: row + 1, reason: "unterminated double-quoted scalar starting here")
-                    }
-                    line += 1
-                    i = 0
-                    lineStart = true
+                    try nextLine()  // escaped line break: joined without a space
                     continue
                 }
-                let e = s[i + 1]
-                i += 2
-                let simple: [Unicode.Scalar: String] = [
-                    "0": "\0", "a": "\u{07}", "b": "\u{08}", "t": "\t", "\t": "\t", "n": "\n", "v": "\u{0B}",
-                    "f": "\u{0C}", "r": "\r", "e": "\u{1B}", " ": " ", "\"": "\"", "/": "/", "\\": "\\",
-                    "N": "\u{85}", "_": "\u{A0}", "L": "\u{2028}", "P": "\u{2029}",
-                ]
-                if let v = simple[e] {
-                    out.append(contentsOf: v.unicodeScalars)
-                    continue
-                }
-                let digits: Int
-                switch e {
-                case "x": digits = 2
-                case "u": digits = 4
-                case "U": digits = 8
-                default: throw ParseError(line: row + line + 1, reason: "unknown escape '\\\(e)'")
-                }
-                guard i + digits <= s.count,
-                      let v = UInt32(String(String.UnicodeScalarView(s[i..<(i + digits)])), radix: 16),
-                      let scalar = Unicode.Scalar(v) else {
-                    throw ParseError(line: row + line + 1, reason: "bad \\\(e) escape")
-                }
-                out.append(scalar)
-                i += digits
+                let (scalars, used) = try escape(s, at: i + 1, line: line)
+                out.append(contentsOf: scalars)
+                i += 1 + used
             }
         }
 
-        /// A single-quoted scalar starting at `lines[start][0]` (`''` is one quote; lines folded).
-        private func singleQuoted(_ lines: inout [Scalars], start: Int, end: inout (line: Int, index: Int),
-                                  multiLine: Bool) throws -> String {
-            var out = String.UnicodeScalarView()
-            var line = start, i = 1, pendingBreaks = 0, lineStart = false
-            while true {
-                let s = lines[line]
-                if lineStart {
-                    while i < s.count && (s[i] == " " || s[i] == "\t") { i += 1 }
-                    lineStart = false
-                }
-                guard i < s.count else {
-                    guard multiLine, line + 1 < lines.count else {
-                        throw ParseError(line: row + 1, reason: "unterminated single-quoted scalar starting here")
-                    }
-                    while let last = out.last, last == " " || last == "\t", pendingBreaks == 0 { out.removeLast() }
-                    pendingBreaks += 1
-                    line += 1
-                    i = 0
-                    lineStart = true
-                    continue
-                }
-                if pendingBreaks == 1 { out.append(" ") } else if pendingBreaks > 1 {
-                    out.append(contentsOf: String(repeating: "\n", count: pendingBreaks - 1).unicodeScalars)
-                }
-                pendingBreaks = 0
-                if s[i] == "'" {
-                    if i + 1 < s.count && s[i + 1] == "'" {
-                        out.append("'")
-                        i += 2
-                        continue
-                    }
-                    end = (line, i + 1)
-                    return String(out)
-                }
-                out.append(s[i])
-                i += 1
+        /// The double-quoted escape whose letter is at `s[at]`: its value and how many scalars it used.
+        private func escape(_ s: Scalars, at: Int, line: Int) throws -> (String.UnicodeScalarView, Int) {
+            let simple: [Unicode.Scalar: String] = [
+                "0": "\0", "a": "\u{07}", "b": "\u{08}", "t": "\t", "\t": "\t", "n": "\n", "v": "\u{0B}",
+                "f": "\u{0C}", "r": "\r", "e": "\u{1B}", " ": " ", "\"": "\"", "/": "/", "\\": "\\",
+                "N": "\u{85}", "_": "\u{A0}", "L": "\u{2028}", "P": "\u{2029}",
+            ]
+            let e = s[at]
+            if let v = simple[e] { return (v.unicodeScalars, 1) }
+            let digits: Int
+            switch e {
+            case "x": digits = 2
+            case "u": digits = 4
+            case "U": digits = 8
+            default: throw ParseError(line: row + line + 1, reason: "unknown escape '\\\(e)'")
             }
+            guard at + 1 + digits <= s.count,
+                  let v = UInt32(String(String.UnicodeScalarView(s[(at + 1)..<(at + 1 + digits)])), radix: 16),
+                  let scalar = Unicode.Scalar(v) else {
+                throw ParseError(line: row + line + 1, reason: "bad \\\(e) escape")
+            }
+            return (String.UnicodeScalarView([scalar]), 1 + digits)
         }
     }
 }

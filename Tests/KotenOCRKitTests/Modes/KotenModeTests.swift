@@ -10,30 +10,16 @@ import FoundationXML
 /// input of the real wiring, output names that keep the whole stem.
 @Suite("KotenMode")
 struct KotenMode {
-    struct Run {
-        let result: ProcessResult
-        let out: URL
-    }
-
     /// One run over the three shared koten pages, every format, no --mode and no --models: the stand-in
     /// folder is `$KOTEN_OCR_MODELS`, so koten is the default mode.
-    static let run: Result<Run, Error> = Result {
-        let out = try TestPaths.temporaryDirectory("koten-mode")
-        let result = try ModeFixtures.cli(["--output", out.path, "--format", "txt,json,xml,ndl-json,tei"]
-                                          + ModeFixtures.kotenImages.map(\.path),
-                                          environment: ["KOTEN_OCR_MODELS": try ModeFixtures.standIns().path])
-        return Run(result: result, out: out)
+    static let run = ModeFixtures.run("koten-mode", environment: ["KOTEN_OCR_MODELS": (try? ModeFixtures.standIns().path) ?? ""]) { out in
+        ["--output", out.path, "--format", "txt,json,xml,ndl-json,tei"] + ModeFixtures.kotenImages.map(\.path)
     }
 
     @Test("three shared koten pages: exit 0, koten by default without a word, four files per page and one TEI")
     func exitStatusAndFiles() throws {
-        let run = try Self.run.get()
-        #expect(run.result.status == 0, "\(run.result.stderr)")
-        #expect(run.result.stderr.isEmpty)
-        let stems = ModeFixtures.kotenImages.map { $0.deletingPathExtension().lastPathComponent }
-        let expected = (stems.flatMap { s in ["txt", "json", "xml", "ndl.json"].map { "\(s).\($0)" } }
-                        + ["\(stems[0])_tei.xml"]).sorted()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: run.out.path).sorted() == expected)
+        let first = ModeFixtures.kotenImages[0].deletingPathExtension().lastPathComponent
+        try ModeFixtures.expectCleanRun(try Self.run.get(), images: ModeFixtures.kotenImages, extra: ["\(first)_tei.xml"])
     }
 
     @Test("outputs parse and agree: XML, our JSON (PageResult), the reference JSON, TXT", arguments: ModeFixtures.kotenImages)

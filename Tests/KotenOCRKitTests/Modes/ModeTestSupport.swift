@@ -65,6 +65,31 @@ enum ModeFixtures {
         return try runProcess(TestPaths.cli, arguments, environment: env)
     }
 
+    /// A CLI run writing into a fresh output folder.
+    struct Run {
+        let result: ProcessResult
+        let out: URL
+    }
+
+    /// Runs the CLI (`cli`) with the arguments `arguments(outputFolder)` into a fresh folder named after `name`.
+    static func run(_ name: String, environment: [String: String] = [:],
+                    _ arguments: (URL) throws -> [String]) -> Result<Run, Error> {
+        Result {
+            let out = try TestPaths.temporaryDirectory(name)
+            return Run(result: try cli(try arguments(out), environment: environment), out: out)
+        }
+    }
+
+    /// A run that read every page of `images`: exit 0, nothing on standard error, and in its output folder
+    /// exactly `<stem>.txt|json|xml|ndl.json` per image plus `extra` (no temporary files).
+    static func expectCleanRun(_ run: Run, images: [URL], extra: [String] = []) throws {
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(run.result.stderr.isEmpty)
+        let stems = images.map { $0.deletingPathExtension().lastPathComponent }
+        let expected = stems.flatMap { s in ["txt", "json", "xml", "ndl.json"].map { "\(s).\($0)" } } + extra
+        #expect(try FileManager.default.contentsOfDirectory(atPath: run.out.path).sorted() == expected.sorted())
+    }
+
     /// Standard error's lines.
     static func stderrLines(_ r: ProcessResult) -> [String] {
         r.stderr.split(separator: "\n").map(String.init)

@@ -8,27 +8,15 @@ import Testing
 /// through the cascade.
 @Suite("NDLMode")
 struct NDLMode {
-    struct Run {
-        let result: ProcessResult
-        let out: URL
-    }
-
     /// One CLI run over every shared NDL page, all per-page formats.
-    static let run: Result<Run, Error> = Result {
-        let out = try TestPaths.temporaryDirectory("ndl-mode")
-        let result = try ModeFixtures.cli(["--mode", "ndl", "--models", try ModeFixtures.standIns().path, "--output", out.path,
-                                           "--format", "txt,json,xml,ndl-json"] + ModeFixtures.ndlImages.map(\.path))
-        return Run(result: result, out: out)
+    static let run = ModeFixtures.run("ndl-mode") { out in
+        ["--mode", "ndl", "--models", try ModeFixtures.standIns().path, "--output", out.path,
+         "--format", "txt,json,xml,ndl-json"] + ModeFixtures.ndlImages.map(\.path)
     }
 
     @Test("every shared NDL page: exit 0, nothing on stderr, four files per page and nothing else")
     func exitStatusAndFiles() throws {
-        let run = try Self.run.get()
-        #expect(run.result.status == 0, "\(run.result.stderr)")
-        #expect(run.result.stderr.isEmpty)
-        let stems = ModeFixtures.ndlImages.map { $0.deletingPathExtension().lastPathComponent }
-        let expected = stems.flatMap { s in ["txt", "json", "xml", "ndl.json"].map { "\(s).\($0)" } }.sorted()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: run.out.path).sorted() == expected)
+        try ModeFixtures.expectCleanRun(try Self.run.get(), images: ModeFixtures.ndlImages)
     }
 
     @Test("outputs parse and agree: XML, our JSON (PageResult), the reference JSON, TXT", arguments: ModeFixtures.ndlImages)

@@ -46,17 +46,14 @@ public struct RTMDetDetector: Sendable {
     /// exists only inside the model's run. Throws `ImageError`, `ModelError.invalidFile`, `InferenceError`,
     /// `ModelStoreError`, `DetectorOutputError`.
     public func detect(_ source: ImageSource, store: ModelStore) async throws -> (detections: [KotenDetection], page: RGBImage?) {
-        let threshold = scoreThreshold, factor = reducedDecodeFactor
-        return try await store.withModel(model) { handle in
-            let n = try Self.signature(ModelSignature(handle))
-            let decoded = try PaddedSquarePage.decode(source, inputSide: n, reducedDecodeFactor: factor)
-            let out = try await handle.run(["input": Self.inputTensor(decoded.image, inputSide: n)], outputNames: ["dets"])
+        let threshold = scoreThreshold, path = model.url.path, side = max(source.width, source.height)
+        return try await PaddedSquarePage.detect(source, model: model, store: store, reducedDecodeFactor: reducedDecodeFactor,
+                                                 inputSide: Self.signature) { handle, image, n in
+            let out = try await handle.run(["input": Self.inputTensor(image, inputSide: n)], outputNames: ["dets"])
             guard let dets = out["dets"]?.floats else {
-                throw ModelError.invalidFile(path: model.url.path, reason: "\(Self.what) returned no dets")
+                throw ModelError.invalidFile(path: path, reason: "\(Self.what) returned no dets")
             }
-            let detections = try RTMDetPostprocess.detections(dets: dets, paddedSize: max(source.width, source.height),
-                                                              inputWidth: n, scoreThreshold: threshold)
-            return (detections, decoded.fullResolution ? decoded.image : nil)
+            return try RTMDetPostprocess.detections(dets: dets, paddedSize: side, inputWidth: n, scoreThreshold: threshold)
         }
     }
 }

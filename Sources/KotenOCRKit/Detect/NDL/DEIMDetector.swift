@@ -58,22 +58,18 @@ public struct DEIMDetector: Sendable {
     /// The input tensor and the resized page exist only inside the model's run.
     /// Throws `ImageError`, `ModelError.invalidFile`, `InferenceError`, `ModelStoreError`, `DetectorOutputError`.
     public func detect(_ source: ImageSource, store: ModelStore) async throws -> (detections: [NDLDetection], page: RGBImage?) {
-        let threshold = scoreThreshold, factor = reducedDecodeFactor
-        return try await store.withModel(model) { handle in
-            let signature = try Self.signature(ModelSignature(handle))
-            let n = signature.inputSide
-            let decoded = try PaddedSquarePage.decode(source, inputSide: n, reducedDecodeFactor: factor)
+        let threshold = scoreThreshold, path = model.url.path, side = max(source.width, source.height)
+        return try await PaddedSquarePage.detect(source, model: model, store: store, reducedDecodeFactor: reducedDecodeFactor,
+                                                 inputSide: { try Self.signature($0).inputSide }) { handle, image, n in
             let out = try await handle.run([
-                "images": Self.inputTensor(decoded.image, inputSide: n),
+                "images": Self.inputTensor(image, inputSide: n),
                 "orig_target_sizes": Tensor(shape: [1, 2], int64s: [Int64(n), Int64(n)]),
             ])
             guard let labels = out["labels"]?.int64s, let boxes = out["boxes"]?.floats, let scores = out["scores"]?.floats else {
-                throw ModelError.invalidFile(path: model.url.path, reason: "\(Self.what) returned no labels, boxes or scores")
+                throw ModelError.invalidFile(path: path, reason: "\(Self.what) returned no labels, boxes or scores")
             }
-            let detections = try DEIMPostprocess.detections(
-                labels: labels, boxes: boxes, scores: scores, charCounts: out["char_count"]?.int64s,
-                paddedSize: max(source.width, source.height), inputWidth: n, scoreThreshold: threshold)
-            return (detections, decoded.fullResolution ? decoded.image : nil)
+            return try DEIMPostprocess.detections(labels: labels, boxes: boxes, scores: scores, charCounts: out["char_count"]?.int64s,
+                                                  paddedSize: side, inputWidth: n, scoreThreshold: threshold)
         }
     }
 }
