@@ -6,8 +6,9 @@ import Foundation
 /// tree and reading order (`NDLPage.orderedPage`) → the three-recogniser PARSeq cascade
 /// (`NDLCascade.read`) on crops of the page → `PageResult` with per-character probabilities, and the
 /// ordered tree (`PageResult.reference`) for NDL XML / TXT / JSON byte for byte as NDL writes them.
-/// The detector's input tensor is gone before recognition; lines are read at most `limit` at a time,
-/// every run through the store's inference limiter.
+/// The detector's input tensor is gone before recognition; the decoded page stays until the last line is
+/// read (the cascade may crop a line several times); lines are read at most `limit` at a time, every run
+/// through the store's inference limiter.
 public struct NDLPipeline: ModePipeline {
     public let mode = OCRMode.ndl
     public let files: NDLModelFiles
