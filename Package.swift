@@ -25,9 +25,11 @@ let package = Package(
         // libvips through pkg-config; CVipsShim wraps its variadic calls (Swift cannot call C variadics).
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // Run marker and fatal-signal crash record: async-signal-safe C (docs/diagnostics.md).
+        .target(name: "CCrashRecord"),
         .target(
             name: "KotenOCRKit",
-            dependencies: ["CONNXRuntime", "CVipsShim"],
+            dependencies: ["CONNXRuntime", "CVipsShim", "CCrashRecord"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
