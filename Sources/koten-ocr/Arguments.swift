@@ -16,6 +16,9 @@ struct Arguments {
     var quiet = false
     var showHelp = false
     var showVersion = false
+    /// `--diagnostics FILE`: also write this run's diagnostics payload to FILE; `--no-diagnostics`: collect none.
+    var diagnosticsFile: String?
+    var diagnostics = true
 
     struct UsageError: Error, CustomStringConvertible {
         let description: String
@@ -76,6 +79,8 @@ struct Arguments {
                 case "--det-max-side": a.detectorMaxSide = try int(arg, try next(), min: 32)
                 case "--no-orientation-classifier": a.orientationClassifier = false
                 case "-q", "--quiet": a.quiet = true
+                case "--diagnostics": a.diagnosticsFile = try next()
+                case "--no-diagnostics": a.diagnostics = false
                 default: throw UsageError(description: "unknown option \(arg) (see --help)")
                 }
             }
@@ -87,6 +92,7 @@ struct Arguments {
 
     static let help = """
     Usage: koten-ocr [options] <image|directory>...
+           koten-ocr diagnostics [show ID] [--json]   (see koten-ocr diagnostics --help)
 
     OCR for Japanese classical books and modern print. Reads each page and writes its text to standard
     output, or with --output writes <stem>.txt and <stem>.json per page into a folder.
@@ -104,6 +110,8 @@ struct Arguments {
           --no-orientation-classifier
                                ppocr: skip the 0°/180° line classifier
       -q, --quiet              no progress line
+          --diagnostics FILE   also write this run's diagnostics payload (JSON) to FILE
+          --no-diagnostics     collect no diagnostics (no run marker, crash record or payload)
       -h, --help               this help
           --version            version of koten-ocr and ONNX Runtime
 

@@ -3,9 +3,10 @@ import KotenOCRKit
 
 /// `koten-ocr`: a thin layer over `KotenOCR`.
 enum CLI {
-    static let version = "0.1.0"
+    static let version = KotenOCR.version
 
     static func run(_ args: [String]) async -> Int32 {
+        if args.first == "diagnostics" { return await DiagnosticsCommand.run(Array(args.dropFirst())) }
         let arguments: Arguments
         do {
             arguments = try Arguments.parse(args)
@@ -52,17 +53,20 @@ enum CLI {
                                       maxConcurrentInferences: arguments.jobs, maxPixels: arguments.maxPixels,
                                       ppocrDetectorMaxSide: arguments.detectorMaxSide,
                                       ppocrOrientationClassifier: arguments.orientationClassifier)
+        let diagnostics = DiagnosticsCommand.begin(arguments)
         let engine: KotenOCR
         do {
-            engine = try KotenOCR(configuration: config)
+            engine = try KotenOCR(configuration: config, diagnostics: diagnostics)
             _ = try engine.pipeline(for: mode)
         } catch {
             stderrLine("koten-ocr: \(error)")
+            await DiagnosticsCommand.end(diagnostics, file: arguments.diagnosticsFile)
             return 2
         }
         var runner = Runner(engine: engine, formats: formats, outputDir: outputDir,
                             progress: !arguments.quiet && isatty(2) != 0)
-        await runner.run(InputList.expand(arguments.inputs))
+        await DiagnosticsCommand.withStages(diagnostics) { await runner.run(InputList.expand(arguments.inputs)) }
+        await DiagnosticsCommand.end(diagnostics, file: arguments.diagnosticsFile)
         return runner.failures == 0 ? 0 : 1
     }
 }
@@ -83,6 +87,7 @@ struct Runner {
         for entry in entries {
             switch entry {
             case .failure(let path, let reason):
+                engine.diagnostics?.recordFailure(path: path, page: nil, stage: nil, reason: reason)
                 fail("\(path): \(reason)")
             case .file(let url):
                 await process(url, total: files.count, showProgress: showProgress)
@@ -101,7 +106,7 @@ struct Runner {
                 let source = try engine.open(url, page: page)
                 pageCount = source.pageCount
                 let result = try await engine.read(source)
-                try emit(result, stem: InputList.stem(for: url, page: page, pageCount: pageCount))
+                try PipelineStage.write.measure { try emit(result, stem: InputList.stem(for: url, page: page, pageCount: pageCount)) }
             } catch {
                 fail(describe(error, url: url))
             }

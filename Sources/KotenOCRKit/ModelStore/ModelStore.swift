@@ -63,6 +63,12 @@ public actor ModelStore {
     /// Every event so far (loads, evictions, releases, measurements), oldest first.
     public func eventLog() -> [ModelStoreEvent] { history }
 
+    /// A stream of every event from now on, and how many events the log held when it began — taken in one
+    /// step, so `eventLog()[logCount...]` are exactly the events the stream delivers.
+    public func subscribe() -> (logCount: Int, events: AsyncStream<ModelStoreEvent>) {
+        (history.count, events())
+    }
+
     private func removeObserver(_ id: UUID) { observers[id] = nil }
 
     private func emit(_ event: ModelStoreEvent) {
