@@ -2,8 +2,10 @@
 SWIFT ?= swift
 MODELS ?= .deps/models
 SAMPLE ?= samples/scaned0.png
+PYTHON ?= .deps/venv/bin/python
+STANDINS ?= .deps/standins
 
-.PHONY: setup build run test parity bench clean
+.PHONY: setup build run test parity bench standins clean
 
 setup:
 	@scripts/setup.sh
@@ -19,6 +21,14 @@ test: setup
 
 parity: setup
 	$(SWIFT) test --filter Parity
+
+# Stand-in NDL models (random weights, real signatures and sizes; scripts/make-standins.py) into $(STANDINS),
+# laid out as a model folder (ndl/, koten/). Skipped when they exist for this version of the script.
+standins: setup
+	@sha=$$(sha256sum scripts/make-standins.py | cut -d' ' -f1); \
+	if [ -f "$(STANDINS)/.ok-$$sha" ]; then echo "standins: $(STANDINS) is up to date"; exit 0; fi; \
+	rm -rf "$(STANDINS).part" && $(PYTHON) scripts/make-standins.py "$(STANDINS).part" && \
+	touch "$(STANDINS).part/.ok-$$sha" && rm -rf "$(STANDINS)" && mv "$(STANDINS).part" "$(STANDINS)"
 
 clean:
 	rm -rf .build

@@ -25,13 +25,20 @@ let package = Package(
         // libvips through pkg-config; CVipsShim wraps its variadic calls (Swift cannot call C variadics).
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // glibc allocator policy (fixed mmap threshold, trimming) and in-use byte counts.
+        .target(name: "CAllocator"),
         .target(
             name: "KotenOCRKit",
-            dependencies: ["CONNXRuntime", "CVipsShim"],
+            dependencies: ["CONNXRuntime", "CVipsShim", "CAllocator"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
             name: "koten-ocr",
+            dependencies: ["KotenOCRKit"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "koten-ocr-bench",
             dependencies: ["KotenOCRKit"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -34,11 +34,11 @@ size_t kv_last_error(char *buf, size_t size) {
 
 const char *kv_loader(const char *path) { return vips_foreign_find_load(path); }
 
-/* vips_foreign_find_load() gives type names ("VipsForeignLoadTiffFile"); nicknames ("tiffload") work too:
- * both name the format first once the "VipsForeignLoad" prefix is dropped. Compared case-insensitively. */
+/* vips_foreign_find_load() names the loader class, e.g. "VipsForeignLoadJpegFile": match its format part. */
 static int loader_is(const char *loader, const char *format) {
+    static const char class_prefix[] = "VipsForeignLoad";
     if (!loader) return 0;
-    if (strncmp(loader, "VipsForeignLoad", 15) == 0) loader += 15;
+    if (strncmp(loader, class_prefix, sizeof class_prefix - 1) == 0) loader += sizeof class_prefix - 1;
     return g_ascii_strncasecmp(loader, format, strlen(format)) == 0;
 }
 
@@ -283,23 +283,38 @@ int kv_save_tiff_pages(VipsImage **pages, int n, const char *path) {
     return rc;
 }
 
-void *kv_sha256_new(void) { return g_checksum_new(G_CHECKSUM_SHA256); }
+void kv_unref(VipsImage *image) { if (image) g_object_unref(image); }
 
-void kv_sha256_update(void *state, const void *data, size_t size) {
+/* SHA-256 (GLib GChecksum). GChecksum takes a gssize length, so large buffers are fed in slices. */
+static void copy_digest(const gchar *hex, char out[65]) {
+    size_t n = hex ? strlen(hex) : 0;
+    if (n > 64) n = 64;
+    if (n) memcpy(out, hex, n);
+    out[n] = 0;
+}
+
+kv_sha256 *kv_sha256_new(void) { return (kv_sha256 *)g_checksum_new(G_CHECKSUM_SHA256); }
+
+void kv_sha256_update(kv_sha256 *state, const void *data, size_t size) {
     const guchar *p = data;
-    while (size > 0) {
-        gssize chunk = size > (size_t)G_MAXSSIZE ? G_MAXSSIZE : (gssize)size;
-        g_checksum_update(state, p, chunk);
-        p += chunk;
-        size -= (size_t)chunk;
+    const size_t slice = (size_t)1 << 30;
+    while (state && p && size > 0) {
+        size_t n = size < slice ? size : slice;
+        g_checksum_update((GChecksum *)state, p, (gssize)n);
+        p += n;
+        size -= n;
     }
 }
 
-void kv_sha256_finish(void *state, char hex[65]) {
-    const gchar *digest = g_checksum_get_string(state);
-    memcpy(hex, digest, 64);
-    hex[64] = 0;
-    g_checksum_free(state);
+void kv_sha256_finish(kv_sha256 *state, char out[65]) {
+    copy_digest(state ? g_checksum_get_string((GChecksum *)state) : NULL, out);
 }
 
-void kv_unref(VipsImage *image) { if (image) g_object_unref(image); }
+void kv_sha256_free(kv_sha256 *state) { if (state) g_checksum_free((GChecksum *)state); }
+
+void kv_sha256_hex(const void *data, size_t size, char out[65]) {
+    kv_sha256 *state = kv_sha256_new();
+    kv_sha256_update(state, data, size);
+    kv_sha256_finish(state, out);
+    kv_sha256_free(state);
+}

@@ -17,6 +17,7 @@ public final class KotenOCR: @unchecked Sendable {
 
     /// Throws `InferenceError` if ONNX Runtime cannot start.
     public init(configuration: OCRConfiguration) throws {
+        if configuration.tuneAllocator { AllocatorPolicy.apply() }
         self.configuration = configuration
         store = try ModelStore(budgetBytes: configuration.memoryBudgetBytes, sessionOptions: configuration.sessionOptions,
                                limiter: InferenceLimiter(limit: configuration.maxConcurrentInferences))

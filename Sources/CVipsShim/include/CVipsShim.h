@@ -72,11 +72,16 @@ int kv_save_tiff_1bit(VipsImage *in, const char *path);
 /// every image must be that tall and as wide as the widest, narrower ones are padded with black).
 int kv_save_tiff_pages(VipsImage **pages, int n, const char *path);
 
-/// SHA-256 through GLib's GChecksum: create, feed any number of times, finish (writes 64 lowercase hex
-/// digits and a NUL into `hex`, and frees the state).
-void *kv_sha256_new(void);
-void kv_sha256_update(void *state, const void *data, size_t size);
-void kv_sha256_finish(void *state, char hex[65]);
-
 void kv_unref(VipsImage *image);
+
+/// SHA-256 through GLib's GChecksum (linked with libvips; there is no CryptoKit on Linux).
+/// One-shot: writes the lowercase hex digest (64 characters + NUL) of `size` bytes at `data` into `out`.
+/// `data` may be NULL when `size` is 0.
+void kv_sha256_hex(const void *data, size_t size, char out[65]);
+/// Streaming: new -> update* -> finish (writes the hex digest; the state is then closed) -> free.
+typedef struct kv_sha256 kv_sha256;
+kv_sha256 *kv_sha256_new(void);
+void kv_sha256_update(kv_sha256 *state, const void *data, size_t size);
+void kv_sha256_finish(kv_sha256 *state, char out[65]);
+void kv_sha256_free(kv_sha256 *state);
 #endif

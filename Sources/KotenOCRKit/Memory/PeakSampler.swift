@@ -40,13 +40,13 @@ final class PeakSampler: @unchecked Sendable {
     }
 }
 
-/// A cheap resident-size reading: /proc/self/statm on Linux (one small read), footprint elsewhere.
-enum ResidentReader {
+/// A cheap resident-size reading, in bytes: /proc/self/statm on Linux (one small read), footprint elsewhere.
+public enum ResidentReader {
     #if os(Linux)
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
     #endif
 
-    static func bytes() -> Int {
+    public static func bytes() -> Int {
         #if os(Linux)
         let fd = open("/proc/self/statm", O_RDONLY)
         guard fd >= 0 else { return 0 }

@@ -52,7 +52,7 @@ public enum ProcessMemory {
     private static func statusField(_ key: String) -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
         for line in text.split(separator: "\n") where line.hasPrefix(key) {
-            let digits = line.dropFirst(key.count).split(separator: " ").first.flatMap { Int($0) } ?? 0
+            let digits = line.dropFirst(key.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) } ?? 0
             return digits * 1024
         }
         return 0

@@ -1,11 +1,23 @@
 import Foundation
 
+/// The stage a model serves; it decides the model's memory handling (`SessionOptions.ArenaPolicy`).
+public enum ModelStage: String, Sendable, Hashable, Codable {
+    /// One page-sized run per page (DB, DEIM, RTMDet): activations dominate peak memory.
+    case detection
+    /// Many small runs per page (line orientation).
+    case classification
+    /// Many small runs per page (line text).
+    case recognition
+}
+
 /// One model file a mode needs, and what the store knows about its memory before loading it.
 public struct ModelDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// The mode whose pipeline uses this model.
     public let mode: OCRMode
     /// Its role in that pipeline, e.g. "detector", "classifier", "recogniser30".
     public let role: String
+    /// The stage it serves.
+    public let stage: ModelStage
     /// The .onnx file.
     public let url: URL
     /// Size of the file in bytes.
@@ -18,10 +30,11 @@ public struct ModelDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// before the first run.
     public let typicalInputElements: Int
 
-    public init(mode: OCRMode, role: String, url: URL, activationBytesPerElement: Double = 60,
+    public init(mode: OCRMode, role: String, stage: ModelStage, url: URL, activationBytesPerElement: Double = 60,
                 typicalInputElements: Int = 3 * 48 * 320) {
         self.mode = mode
         self.role = role
+        self.stage = stage
         self.url = url
         self.fileBytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         self.activationBytesPerElement = activationBytesPerElement

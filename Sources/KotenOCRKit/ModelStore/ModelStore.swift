@@ -29,6 +29,7 @@ public actor ModelStore {
     private var entries: [String: Entry] = [:]
     private var registered: [OCRMode: [ModelDescriptor]] = [:]
     private var activationPeaks: [String: [Int: Int]] = [:]
+    private var measuredResident: [String: Int] = [:]
     private var activeMode: OCRMode?
     private var clock: UInt64 = 0
     private var observers: [UUID: AsyncStream<ModelStoreEvent>.Continuation] = [:]
@@ -99,13 +100,30 @@ public actor ModelStore {
     /// The measured activation peak of a model for an input size, if any.
     public func activationPeak(of model: String, inputElements: Int) -> Int? { activationPeaks[model]?[inputElements] }
 
-    /// Bytes the whole of `mode` needs resident at its peak: the runtime baseline, every model's weights and
-    /// the largest single activation (never two at once).
-    public func requirement(of mode: OCRMode) -> Int {
+    /// Bytes `mode` needs at least: the runtime baseline plus its largest single model's weights and activations
+    /// (a model may be released and reloaded between stages, so the models need not all be resident at once).
+    /// Uses measured figures where they exist, estimates otherwise.
+    public func minimumRequirement(of mode: OCRMode) -> Int {
         let models = registered[mode] ?? []
-        let weights = models.reduce(0) { $0 + (entries[$1.id]?.residentBytes ?? $1.estimatedResidentBytes) }
+        let largest = models.map { footprint($0) }.max() ?? 0
+        return baselineBytes + largest
+    }
+
+    /// Bytes `mode` needs with every model resident: the runtime baseline, all weights and the largest
+    /// single activation (runs of one mode never overlap their peaks across stages).
+    public func fullRequirement(of mode: OCRMode) -> Int {
+        let models = registered[mode] ?? []
+        let weights = models.reduce(0) { $0 + residentEstimate($1) }
         let activation = models.map { activationEstimate($0, inputElements: $0.typicalInputElements) }.max() ?? 0
         return baselineBytes + weights + activation
+    }
+
+    private func residentEstimate(_ d: ModelDescriptor) -> Int {
+        entries[d.id]?.residentBytes ?? measuredResident[d.id] ?? d.estimatedResidentBytes
+    }
+
+    private func footprint(_ d: ModelDescriptor) -> Int {
+        residentEstimate(d) + activationEstimate(d, inputElements: d.typicalInputElements)
     }
 
     // MARK: - Releasing
@@ -120,6 +138,7 @@ public actor ModelStore {
             freed += e.residentBytes
             emit(.released(model: id, residentBytes: e.residentBytes, reason: reason))
         }
+        if freed > 0 { AllocatorPolicy.trim() }
         return freed
     }
 
@@ -132,6 +151,7 @@ public actor ModelStore {
             freed += e.residentBytes
             emit(.released(model: id, residentBytes: e.residentBytes, reason: reason))
         }
+        if freed > 0 { AllocatorPolicy.trim() }
         return freed
     }
 
@@ -167,16 +187,17 @@ public actor ModelStore {
         }
         guard FileManager.default.fileExists(atPath: d.url.path) else { throw ModelStoreError.missingModel(path: d.url.path) }
         if registered[d.mode]?.contains(d) != true { registered[d.mode, default: []].append(d) }
-        let needed = d.estimatedResidentBytes + activationEstimate(d, inputElements: d.typicalInputElements)
-        makeRoom(for: needed, loading: d)
-        let modeNeed = requirement(of: d.mode)
-        if modeNeed > budgetBytes && ResidentReader.bytes() + needed > budgetBytes {
-            throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: modeNeed, budgetBytes: budgetBytes)
+        let minimum = minimumRequirement(of: d.mode)
+        if minimum > budgetBytes {
+            throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: minimum, budgetBytes: budgetBytes)
         }
-        let before = ResidentReader.bytes()
+        makeRoom(for: footprint(d), loading: d)
+        let before = AllocatorPolicy.bytesInUse() ?? ResidentReader.bytes()
         let start = Date()
-        let session = try InferenceSession(contentsOf: d.url, options: sessionOptions, environment: try InferenceEnvironment.shared())
-        let resident = max(0, ResidentReader.bytes() - before)
+        let session = try InferenceSession(contentsOf: d.url, options: sessionOptions, stage: d.stage,
+                                           environment: try InferenceEnvironment.shared())
+        let resident = max(0, (AllocatorPolicy.bytesInUse() ?? ResidentReader.bytes()) - before)
+        measuredResident[d.id] = resident
         entries[d.id] = Entry(descriptor: d, session: session, residentBytes: resident, lastUse: tick(), leases: 1)
         emit(.loaded(model: d.id, residentBytes: resident, fileBytes: d.fileBytes, seconds: Date().timeIntervalSince(start)))
         return session
@@ -188,16 +209,19 @@ public actor ModelStore {
         entries[d.id] = e
     }
 
-    /// Evicts least-recently-used models not in use — inactive modes first, then other models of the
-    /// same mode as `d` — until `bytes` more fit under the budget.
+    /// Evicts least-recently-used models not in use until `bytes` more fit under the budget: first models of
+    /// inactive modes, then idle models of `d`'s own mode (reloaded when next needed). Freed pages are
+    /// returned to the system at once.
     private func makeRoom(for bytes: Int, loading d: ModelDescriptor) {
         while ResidentReader.bytes() + bytes > budgetBytes {
-            let candidates = entries.values.filter { $0.leases == 0 && $0.descriptor.id != d.id }
-            let inactive = candidates.filter { $0.descriptor.mode != d.mode && $0.descriptor.mode != activeMode }
-            let pool = inactive.isEmpty ? candidates.filter { $0.descriptor.mode != d.mode } : inactive
+            let idle = entries.values.filter { $0.leases == 0 && $0.descriptor.id != d.id }
+            let inactive = idle.filter { $0.descriptor.mode != d.mode && $0.descriptor.mode != activeMode }
+            let otherModes = idle.filter { $0.descriptor.mode != d.mode }
+            let pool = !inactive.isEmpty ? inactive : !otherModes.isEmpty ? otherModes : idle
             guard let victim = pool.min(by: { $0.lastUse < $1.lastUse }) else { return }
             entries[victim.descriptor.id] = nil
             emit(.evicted(model: victim.descriptor.id, residentBytes: victim.residentBytes, forModel: d.id))
+            AllocatorPolicy.trim()
         }
     }
 
@@ -245,20 +269,28 @@ public struct ModelHandle: Sendable {
         let elements = inputs.values.reduce(0) { $0 + $1.elementCount }
         let measure = await store.prepareRun(descriptor, inputElements: elements)
         let session = self.session
+        let shrink = store.sessionOptions.usesArena(for: descriptor.stage)
         let (outputs, peak, before) = try await store.limiter.run { () async throws -> ([String: Tensor], Int, Int) in
-            let before = ResidentReader.bytes()
-            let sampler = measure ? PeakSampler() : nil
-            sampler?.start()
-            let result: [String: Tensor]
-            do {
-                result = try session.run(inputs, outputNames: outputNames)
-            } catch {
-                _ = sampler?.stop()
-                throw error
+            // ORT's Run blocks its thread: it runs on the inference queue, not on Swift's cooperative pool,
+            // so `limit` runs can really be in flight and other tasks keep their threads.
+            try await withCheckedThrowingContinuation { continuation in
+                InferenceQueue.shared.async {
+                    let before = ResidentReader.bytes()
+                    let sampler = measure ? PeakSampler() : nil
+                    sampler?.start()
+                    let result = Result { try session.run(inputs, outputNames: outputNames, shrinkArena: shrink) }
+                    let peak = sampler?.stop() ?? 0
+                    continuation.resume(with: result.map { ($0, peak, before) })
+                }
             }
-            return (result, sampler?.stop() ?? 0, before)
         }
         if measure { await store.recordActivation(descriptor, inputElements: elements, bytes: max(0, peak - before)) }
         return outputs
     }
+}
+
+/// The threads blocking ONNX Runtime runs execute on (a concurrent dispatch queue; how many run at once is
+/// the inference limiter's business).
+enum InferenceQueue {
+    static let shared = DispatchQueue(label: "koten-ocr.inference", qos: .userInitiated, attributes: .concurrent)
 }

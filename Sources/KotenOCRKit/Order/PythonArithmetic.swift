@@ -40,3 +40,11 @@ enum PythonArithmetic {
         return (sorted[n / 2 - 1] + sorted[n / 2]) / 2
     }
 }
+
+extension PythonArithmetic {
+    /// Integer `a // b` (floor division), for b > 0.
+    static func floorDivide(_ a: Int, _ b: Int) -> Int {
+        let q = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+}

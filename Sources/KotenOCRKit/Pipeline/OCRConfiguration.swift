@@ -20,11 +20,14 @@ public struct OCRConfiguration: Sendable {
     public var ppocrOrientationClassifier: Bool
     /// PDF pages are rendered at this resolution.
     public var pdfDPI: Double
+    /// Apply `AllocatorPolicy` (glibc: fixed mmap threshold, trimming) when the engine starts. It is
+    /// process-wide; turn it off if the host application manages its allocator itself.
+    public var tuneAllocator: Bool
 
     public init(mode: OCRMode = .ppocr, models: ModelDirectory, memoryBudgetBytes: Int? = nil,
                 maxConcurrentInferences: Int = 4, sessionOptions: SessionOptions = SessionOptions(),
                 maxPixels: Int = ImageSource.defaultMaxPixels, ppocrDetectorMaxSide: Int = 960,
-                ppocrOrientationClassifier: Bool = true, pdfDPI: Double = 300) {
+                ppocrOrientationClassifier: Bool = true, pdfDPI: Double = 300, tuneAllocator: Bool = true) {
         self.mode = mode
         self.models = models
         self.memoryBudgetBytes = memoryBudgetBytes
@@ -34,5 +37,6 @@ public struct OCRConfiguration: Sendable {
         self.ppocrDetectorMaxSide = ppocrDetectorMaxSide
         self.ppocrOrientationClassifier = ppocrOrientationClassifier
         self.pdfDPI = pdfDPI
+        self.tuneAllocator = tuneAllocator
     }
 }

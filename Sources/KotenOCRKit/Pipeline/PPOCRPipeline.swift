@@ -26,6 +26,7 @@ public struct PPOCRPipeline: ModePipeline {
 
     public func read(_ page: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
         let detections = try await detector.detect(page, store: store)
+        AllocatorPolicy.trim()  // the detector's activations go back to the system before the page is decoded
         // Crops at source resolution; the full page exists only while they are cut.
         let crops: [(crop: RGBImage, orientation: LineOrientation)]
         if detections.isEmpty {
@@ -38,6 +39,7 @@ public struct PPOCRPipeline: ModePipeline {
                 return (orientation == .vertical ? crop.rotatedCounterClockwise() : crop, orientation)
             }
         }
+        AllocatorPolicy.trim()  // the full-resolution page is gone; only the line crops remain
         let classifier = self.classifier, recogniser = self.recogniser
         let texts = try await boundedMap(crops.map(\.crop), limit: limit) { line -> RecognisedText in
             var line = line
@@ -65,11 +67,11 @@ public struct PPOCRModelFiles: Sendable {
 
     /// The files in `directory` (used as is; `ModelDirectory` finds the directory).
     public init(directory: URL, detectorInputElements: Int = 3 * 960 * 736) {
-        detector = ModelDescriptor(mode: .ppocr, role: "detector", url: directory.appendingPathComponent(Self.detectorFile),
+        detector = ModelDescriptor(mode: .ppocr, role: "detector", stage: .detection, url: directory.appendingPathComponent(Self.detectorFile),
                                    activationBytesPerElement: 60, typicalInputElements: detectorInputElements)
-        classifier = ModelDescriptor(mode: .ppocr, role: "classifier", url: directory.appendingPathComponent(Self.classifierFile),
+        classifier = ModelDescriptor(mode: .ppocr, role: "classifier", stage: .classification, url: directory.appendingPathComponent(Self.classifierFile),
                                      activationBytesPerElement: 60, typicalInputElements: 3 * 80 * 160)
-        recogniser = ModelDescriptor(mode: .ppocr, role: "recogniser", url: directory.appendingPathComponent(Self.recogniserFile),
+        recogniser = ModelDescriptor(mode: .ppocr, role: "recogniser", stage: .recognition, url: directory.appendingPathComponent(Self.recogniserFile),
                                      activationBytesPerElement: 60, typicalInputElements: 3 * 48 * 640)
         keys = directory.appendingPathComponent(Self.keysFile)
     }

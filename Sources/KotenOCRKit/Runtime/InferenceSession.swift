@@ -16,9 +16,9 @@ final class InferenceSession: @unchecked Sendable {
 
     /// Loads `url` (an .onnx file). Throws `InferenceError.ortFailure` with ORT's message (missing file,
     /// invalid model, unsupported opset, ...).
-    init(contentsOf url: URL, options: SessionOptions, environment: InferenceEnvironment) throws {
+    init(contentsOf url: URL, options: SessionOptions, stage: ModelStage, environment: InferenceEnvironment) throws {
         let api = try ORT.table()
-        let optionsHandle = try options.makeHandle()
+        let optionsHandle = try options.makeHandle(for: stage)
         defer { api.ReleaseSessionOptions?(optionsHandle) }
         var session: OpaquePointer?
         try ORT.check(try ORT.fn(api.CreateSession, "CreateSession")(environment.handle, url.path, optionsHandle, &session),

@@ -2,10 +2,12 @@ import CONNXRuntime
 
 /// How an inference session is configured (ONNX Runtime session options).
 ///
-/// Defaults are the memory-first ones measured in memory-design.md: the CPU arena and the memory-pattern
-/// planner off (activations are returned after each run instead of being kept for the next one),
-/// one intra-op thread per session (concurrency comes from running several sessions, bounded by the
-/// inference limiter), all graph optimisations.
+/// Defaults are the memory-first ones measured here (docs/performance.md): the memory-pattern planner off;
+/// the CPU arena chosen per stage (`ArenaPolicy.recognitionOnly`): off for the page-sized detector run, whose
+/// activations dominate the peak and must go back to the system as soon as they are freed, and on — shrunk
+/// after every run — for the many small recognition runs, where allocating through the system for every
+/// tensor cost more kernel time than the inference itself; one intra-op thread per session (concurrency
+/// comes from running several sessions, bounded by the inference limiter); all graph optimisations.
 public struct SessionOptions: Sendable, Hashable {
     public enum GraphOptimisation: Sendable, Hashable { case disabled, basic, extended, all }
 
@@ -13,23 +15,42 @@ public struct SessionOptions: Sendable, Hashable {
     public var intraOpThreads: Int = 1
     /// Threads used across independent operators (ORT inter-op). ≥ 1.
     public var interOpThreads: Int = 1
-    /// ORT's CPU memory arena. Off returns activation memory to the system after each run.
-    public var cpuArena: Bool = false
+    /// When ORT's CPU memory arena is used. Where it is on, it is shrunk after every run.
+    public enum ArenaPolicy: Sendable, Hashable {
+        /// Never: every tensor is allocated from and returned to the system (least memory, most kernel time).
+        case never
+        /// For classification and recognition runs; never for detection.
+        case recognitionOnly
+        /// For every model.
+        case always
+    }
+
+    public var arena: ArenaPolicy = .recognitionOnly
     /// ORT's memory-pattern planner (pre-allocates one block per input shape). Off by default.
     public var memoryPattern: Bool = false
     public var graphOptimisation: GraphOptimisation = .all
 
-    public init(intraOpThreads: Int = 1, interOpThreads: Int = 1, cpuArena: Bool = false,
+    public init(intraOpThreads: Int = 1, interOpThreads: Int = 1, arena: ArenaPolicy = .recognitionOnly,
                 memoryPattern: Bool = false, graphOptimisation: GraphOptimisation = .all) {
         self.intraOpThreads = max(1, intraOpThreads)
         self.interOpThreads = max(1, interOpThreads)
-        self.cpuArena = cpuArena
+        self.arena = arena
         self.memoryPattern = memoryPattern
         self.graphOptimisation = graphOptimisation
     }
 
-    /// Creates an `OrtSessionOptions`; the caller releases it with `ReleaseSessionOptions`.
-    func makeHandle() throws -> OpaquePointer {
+    /// Whether a model of `stage` runs with the CPU arena.
+    func usesArena(for stage: ModelStage) -> Bool {
+        switch arena {
+        case .never: return false
+        case .always: return true
+        case .recognitionOnly: return stage != .detection
+        }
+    }
+
+    /// Creates an `OrtSessionOptions` for a model of `stage`; the caller releases it with `ReleaseSessionOptions`.
+    func makeHandle(for stage: ModelStage) throws -> OpaquePointer {
+        let cpuArena = usesArena(for: stage)
         let api = try ORT.table()
         var options: OpaquePointer?
         try ORT.check(try ORT.fn(api.CreateSessionOptions, "CreateSessionOptions")(&options), "CreateSessionOptions")

@@ -120,15 +120,6 @@ struct BatchUnitTests {
         #expect(BatchManifest.fileName(shard: try Shard(parsing: "2/3")) == ".koten-ocr-manifest.shard-2-of-3.jsonl")
     }
 
-    @Test("SHA-256 through GLib matches the standard test vectors, in memory and from a file")
-    func sha256() throws {
-        #expect(SHA256.hex(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hex(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        let url = try TestPaths.temporaryDirectory("batch-sha").appendingPathComponent("million-a")
-        try Data(repeating: UInt8(ascii: "a"), count: 1_000_000).write(to: url)
-        #expect(try SHA256.hex(fileAt: url) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
-    }
-
     @Test("stale temporary files of this batch's results are removed, no one else's")
     func staleTemporaries() throws {
         let folder = try TestPaths.temporaryDirectory("batch-temporaries")

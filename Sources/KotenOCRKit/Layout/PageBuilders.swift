@@ -1,0 +1,84 @@
+/// The two reference modes whose page logic lives here.
+public enum ReferenceMode: String, Sendable, Hashable, CaseIterable {
+    /// NDLOCR-Lite (DEIM layout, PARSeq cascade).
+    case ndl
+    /// NDL Koten OCR-Lite (RTMDet lines, one PARSeq).
+    case koten
+}
+
+/// A LINE to recognise, in document order of the ordered page.
+public struct RecognitionLine: Sendable, Hashable {
+    /// The LINE box from the XML (X, Y, X+WIDTH, Y+HEIGHT), image pixels, unclamped.
+    public var box: PixelBox
+    /// PRED_CHAR_CNT as a float (3 → 30-char model, 2 → 50, else 100); 100 when absent.
+    public var charCountClass: Double
+
+    public init(box: PixelBox, charCountClass: Double) {
+        self.box = box
+        self.charCountClass = charCountClass
+    }
+}
+
+/// NDLOCR-Lite page logic: layout, reading order and the lines to read.
+///
+/// A page goes: `DEIMPostprocess.detections` → `NDLPage.orderedPage` →
+/// `NDLPage.recognitionLines` → `NDLCascade.read` → `PageNode.setLineStrings` →
+/// `PageOutput.files(stem:page:image:mode: .ndl)`.
+public enum NDLPage {
+    /// The ordered page tree (the reference's `stage_ordered.xml`): layout template parsed,
+    /// ORDER set by XY-cut, lines sorted, duplicates removed, 割注 grouped, order smoothed.
+    /// - Throws: only if the layout template cannot be parsed (an internal error).
+    public static func orderedPage(detections: [NDLDetection], imageWidth: Int, imageHeight: Int,
+                                   imageName: String) throws -> PageNode {
+        try LayoutTemplate.orderedPage(NDLLayout.template(detections: detections, imageWidth: imageWidth,
+                                                          imageHeight: imageHeight, imageName: imageName), options: .ndl)
+    }
+
+    /// The LINEs to recognise in document order. When the page has no LINE but there are
+    /// detections, every detection with a positive size is appended to the page as a LINE
+    /// (TYPE = English class name, CONF, PRED_CHAR_CNT, no ORDER) first (parity README N9).
+    public static func recognitionLines(in page: inout PageNode, detections: [NDLDetection]) -> [RecognitionLine] {
+        if page.lines.isEmpty && !detections.isEmpty {
+            for d in detections where d.box.width > 0 && d.box.height > 0 {
+                let name = NDLClass.all.indices.contains(d.classIndex) ? NDLClass.all[d.classIndex].name : ""
+                page.children.append(PageNode(tag: "LINE", attributes: [
+                    .init(name: "TYPE", value: name), .init(name: "X", value: String(d.box.x1)),
+                    .init(name: "Y", value: String(d.box.y1)), .init(name: "WIDTH", value: String(d.box.width)),
+                    .init(name: "HEIGHT", value: String(d.box.height)),
+                    .init(name: "CONF", value: LayoutTemplate.fixed3(Double(d.confidence))),
+                    .init(name: "PRED_CHAR_CNT", value: LayoutTemplate.fixed3(d.charCountClass)),
+                ]))
+            }
+        }
+        return page.lines.map { RecognitionLine(box: $0.lineBox, charCountClass: $0.double("PRED_CHAR_CNT") ?? 100) }
+    }
+}
+
+/// NDL Koten OCR-Lite page logic: layout, reading order and the lines to read.
+///
+/// A page goes: `RTMDetPostprocess.detections` → `KotenPage.orderedPage` →
+/// `KotenPage.recognitionLines` → `KotenRecognition.read` → `PageNode.setLineStrings` →
+/// `PageOutput.files(stem:page:image:mode: .koten)`; a batch adds
+/// `KotenTEI.file(firstStem:pages:)` over `TEIPage(page:image:)` of every page.
+public enum KotenPage {
+    /// The ordered page tree (koten `stage_ordered.xml`): every detection a LINE under PAGE,
+    /// ORDER by XY-cut, sorted, duplicates (> 0.9) removed; no 割注, no smoothing.
+    /// - Throws: only if the layout template cannot be parsed (an internal error).
+    public static func orderedPage(detections: [KotenDetection], imageWidth: Int, imageHeight: Int,
+                                   imageName: String) throws -> PageNode {
+        try LayoutTemplate.orderedPage(KotenLayout.template(detections: detections, imageWidth: imageWidth,
+                                                            imageHeight: imageHeight, imageName: imageName), options: .koten)
+    }
+
+    /// The LINEs to recognise in document order.
+    public static func recognitionLines(in page: PageNode) -> [RecognitionLine] {
+        page.lines.map { RecognitionLine(box: $0.lineBox, charCountClass: 100) }
+    }
+}
+
+extension PageNode {
+    /// Sets STRING on the LINEs in document order (`strings[i]` on the i-th LINE).
+    public mutating func setLineStrings(_ strings: [String]) {
+        for (path, s) in zip(paths(of: "LINE"), strings) { self[path: path][attribute: "STRING"] = s }
+    }
+}

@@ -1,0 +1,111 @@
+/// OpenCV 4.11's `cv2.resize(src, (width, height), interpolation=INTER_LINEAR)` for 8-bit RGB,
+/// reproduced bit for bit (NDLOCR-Lite's PARSeq line inputs, reference-pipelines.md §1.5; also the
+/// PP-OCR recogniser and classifier). No antialiasing; the aspect ratio is not kept.
+///
+/// Arithmetic, as OpenCV performs it on x86-64 (SSE2) and ARM (NEON) builds:
+/// - horizontal pass to Int32: p[s] × w0 + p[s+1] × w1 with 11-bit weights (`OpenCVLinearAxis`);
+/// - vertical pass from two such rows with 11-bit weights, in OpenCV's 128-bit vector form for the
+///   leading 16-element blocks of each row (each sum shifted right by 4, multiplied keeping the high
+///   16 bits, added, then rounded by 2 bits), and in its scalar form ((a·b0 + c·b1 + 2^21) >> 22) for the
+///   few trailing elements a vector does not cover;
+/// - an exact 2× reduction on both axes is OpenCV's INTER_AREA fast path: (a + b + c + d + 2) >> 2;
+/// - same size: a copy.
+/// Golden: `ndl/preprocess/parseq` (parity README §3.6); measured difference in docs/preprocessing.md.
+public enum OpenCVBilinear {
+    /// `image` resized to exactly `width`×`height`. An empty source gives a black image.
+    public static func resize(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
+        let w = max(0, width), h = max(0, height)
+        guard image.width > 0, image.height > 0, w > 0, h > 0 else { return RGBImage(width: w, height: h) }
+        if image.width == w && image.height == h { return image }
+        if image.width == 2 * w && image.height == 2 * h { return halve(image) }
+        let xAxis = OpenCVLinearAxis(inputSize: image.width, outputSize: w, clampPositions: true)
+        let yAxis = OpenCVLinearAxis(inputSize: image.height, outputSize: h, clampPositions: false)
+        let rowLength = w * 3, sourceWidth = image.width, lastRow = image.height - 1
+        var output = [UInt8](repeating: 0, count: rowLength * h)
+        var upper = [Int32](repeating: 0, count: rowLength), lower = upper
+        var upperRow = -1, lowerRow = -1
+        image.pixels.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { out in
+                for y in 0..<h {
+                    let r0 = min(max(yAxis.start[y], 0), lastRow), r1 = min(max(yAxis.start[y] + 1, 0), lastRow)
+                    if upperRow != r0 {
+                        if lowerRow == r0 { swap(&upper, &lower); swap(&upperRow, &lowerRow) } else {
+                            horizontal(source, row: r0, width: sourceWidth, axis: xAxis, into: &upper)
+                            upperRow = r0
+                        }
+                    }
+                    if lowerRow != r1 {
+                        horizontal(source, row: r1, width: sourceWidth, axis: xAxis, into: &lower)
+                        lowerRow = r1
+                    }
+                    vertical(upper, lower, b0: yAxis.weights[2 * y], b1: yAxis.weights[2 * y + 1],
+                             into: out, at: y * rowLength)
+                }
+            }
+        }
+        return RGBImage(uncheckedWidth: w, height: h, pixels: output)
+    }
+
+    /// Horizontal pass of one source row into Int32 sums (exact in both OpenCV forms).
+    private static func horizontal(_ source: UnsafeBufferPointer<UInt8>, row: Int, width sourceWidth: Int,
+                                   axis: OpenCVLinearAxis, into sums: inout [Int32]) {
+        let rowStart = row * sourceWidth * 3
+        let outputWidth = axis.start.count
+        sums.withUnsafeMutableBufferPointer { d in
+            for x in 0..<outputWidth {
+                let p = rowStart + axis.start[x] * 3
+                if x < axis.end {
+                    let a0 = Int32(axis.weights[2 * x]), a1 = Int32(axis.weights[2 * x + 1])
+                    for c in 0..<3 { d[x * 3 + c] = Int32(source[p + c]) * a0 + Int32(source[p + 3 + c]) * a1 }
+                } else {
+                    for c in 0..<3 { d[x * 3 + c] = Int32(source[p + c]) * 2048 }
+                }
+            }
+        }
+    }
+
+    /// Vertical pass of two summed rows into one output row: OpenCV's vector form on whole 16-element
+    /// blocks, then on 8-element blocks while more than 8 elements remain, then its scalar form.
+    private static func vertical(_ s0: [Int32], _ s1: [Int32], b0: Int16, b1: Int16,
+                                 into out: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        let n = s0.count
+        var vectorEnd = 0
+        while vectorEnd <= n - 16 { vectorEnd += 16 }
+        while vectorEnd < n - 8 { vectorEnd += 8 }
+        let wb0 = Int32(b0), wb1 = Int32(b1)
+        s0.withUnsafeBufferPointer { a in
+            s1.withUnsafeBufferPointer { c in
+                for i in 0..<vectorEnd {
+                    let x0 = Int32(saturating16(a[i] >> 4)), x1 = Int32(saturating16(c[i] >> 4))
+                    let sum = saturating16(((x0 * wb0) >> 16) + ((x1 * wb1) >> 16))
+                    out[offset + i] = saturatingU8((Int32(saturating16(Int32(sum) + 2))) >> 2)
+                }
+                for i in vectorEnd..<n {
+                    out[offset + i] = saturatingU8((a[i] &* wb0 &+ c[i] &* wb1 &+ (1 << 21)) >> 22)
+                }
+            }
+        }
+    }
+
+    /// OpenCV's INTER_AREA fast path for an exact 2× reduction: rounded mean of each 2×2 block.
+    private static func halve(_ image: RGBImage) -> RGBImage {
+        let w = image.width / 2, h = image.height / 2, stride = image.width * 3
+        var output = [UInt8](repeating: 0, count: w * h * 3)
+        image.pixels.withUnsafeBufferPointer { s in
+            output.withUnsafeMutableBufferPointer { d in
+                for y in 0..<h {
+                    let top = 2 * y * stride
+                    for i in 0..<(w * 3) {
+                        let p = top + (i / 3) * 6 + i % 3
+                        let sum = Int(s[p]) + Int(s[p + 3]) + Int(s[p + stride]) + Int(s[p + stride + 3])
+                        d[y * w * 3 + i] = UInt8((sum + 2) >> 2)
+                    }
+                }
+            }
+        }
+        return RGBImage(uncheckedWidth: w, height: h, pixels: output)
+    }
+
+    @inline(__always) private static func saturating16(_ v: Int32) -> Int16 { Int16(max(-32768, min(32767, v))) }
+    @inline(__always) private static func saturatingU8(_ v: Int32) -> UInt8 { UInt8(max(0, min(255, v))) }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import KotenOCRKit
+
+/// One measured configuration, run in its own process: `koten-ocr-bench case NAME [options]`.
+enum BenchCase {
+    struct Options {
+        var photo = ""
+        var models = ".deps/models"
+        var mode = OCRMode.ppocr
+        var jobs = 4
+        var eager = false
+        var naive = false
+        var budget: Int?
+
+        init(_ args: [String]) throws {
+            var i = 0
+            func value() throws -> String {
+                i += 1
+                guard i < args.count else { throw BenchError.usage("\(args[i - 1]) needs a value") }
+                return args[i]
+            }
+            while i < args.count {
+                switch args[i] {
+                case "--photo": photo = try value()
+                case "--models": models = try value()
+                case "--mode": mode = OCRMode(rawValue: try value()) ?? .ppocr
+                case "--jobs": jobs = Int(try value()) ?? 4
+                case "--eager": eager = true
+                case "--naive": naive = true
+                case "--budget": budget = MemoryBudget.parse(try value())
+                default: throw BenchError.usage("unknown option \(args[i])")
+                }
+                i += 1
+            }
+        }
+    }
+
+    static func run(_ name: String, _ args: [String]) async throws {
+        let o = try Options(args)
+        switch name {
+        case "page": try await page(o)
+        case "preprocess": try preprocess(o)
+        default: throw BenchError.usage("unknown case \(name)")
+        }
+    }
+
+    /// Reads the photo with one mode: lazy or eager model loading, bounded or unbounded runs.
+    static func page(_ o: Options) async throws {
+        let config = OCRConfiguration(mode: o.mode, models: ModelDirectory(root: URL(fileURLWithPath: o.models)),
+                                      memoryBudgetBytes: o.budget, maxConcurrentInferences: o.jobs)
+        let engine = try KotenOCR(configuration: config)
+        let source = try engine.open(URL(fileURLWithPath: o.photo))
+        let baseline = ResidentReader.bytes()
+        let start = Date()
+        if o.eager {
+            for mode in OCRMode.allCases where config.models.missingFiles(for: mode).isEmpty {
+                if let pipeline = try? engine.pipeline(for: mode) {
+                    await engine.store.register(mode, models: pipeline.models)
+                    try await engine.store.preload(mode)
+                }
+            }
+        }
+        let result = try await engine.read(source)
+        var report = BenchReport(name: "page", peakBytes: ProcessMemory.highWaterMarkBytes(), baselineBytes: baseline,
+                                 seconds: Date().timeIntervalSince(start))
+        report.absorb(await engine.store.eventLog())
+        report.facts["lines"] = Double(result.lines.count)
+        report.facts["runsInFlightMax"] = Double(await engine.store.limiter.highWaterMark)
+        try BenchReport.emit(report)
+    }
+
+    /// Prepares the detector input from the photo: the naive way (full decode, pad to a square RGBA canvas,
+    /// then resize) or the engine's (decode at reduced size, resize, never pad at full resolution).
+    static func preprocess(_ o: Options) throws {
+        let source = try ImageSource(url: URL(fileURLWithPath: o.photo))
+        let baseline = ResidentReader.bytes()
+        let start = Date()
+        let size = DBDetectorSize.input(width: source.width, height: source.height)
+        var checksum = 0
+        if o.naive {
+            let input = try NaivePreprocess.padThenResize(source, width: size.width, height: size.height)
+            checksum = Int(input.pixels[input.pixels.count / 2])
+        } else {
+            let input = try source.decode(fitting: size.width, size.height)
+            checksum = Int(input.pixels[input.pixels.count / 2])
+        }
+        var report = BenchReport(name: "preprocess", peakBytes: ProcessMemory.highWaterMarkBytes(), baselineBytes: baseline,
+                                 seconds: Date().timeIntervalSince(start))
+        report.facts["checksum"] = Double(checksum)
+        try BenchReport.emit(report)
+    }
+}
+
+/// The PP-OCR detector's input size for a page (longer side 960, multiples of 32).
+enum DBDetectorSize {
+    static func input(width: Int, height: Int) -> (width: Int, height: Int) {
+        DBDetector.inputSize(width: width, height: height, maxSide: 960)
+    }
+}
+
+enum BenchError: Error, CustomStringConvertible {
+    case usage(String)
+    case child(String)
+    var description: String {
+        switch self {
+        case .usage(let s): return "usage: \(s)"
+        case .child(let s): return s
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import KotenOCRKit
+
+/// `koten-ocr-bench memory`: the four failures of memory-design.md, each measured as a before/after pair in
+/// this one run (each configuration in its own child process), plus the page breakdown and model ratios.
+struct MemoryBenchmark {
+    var photo: String?
+    var models = ".deps/models"
+    var source = "Tests/Fixtures/images/ndlocr-lite/digidepo_11048278_po_geppo1803_00021.jpg"
+
+    init(arguments: [String]) throws {
+        var i = 0
+        while i < arguments.count {
+            let flag = arguments[i]
+            guard i + 1 < arguments.count else { throw BenchError.usage("\(flag) needs a value") }
+            switch flag {
+            case "--photo": photo = arguments[i + 1]
+            case "--models": models = arguments[i + 1]
+            case "--source": source = arguments[i + 1]
+            default: throw BenchError.usage("unknown option \(flag)")
+            }
+            i += 2
+        }
+    }
+
+    func run() async throws {
+        let photoPath: String
+        if let photo {
+            photoPath = photo
+        } else {
+            photoPath = FileManager.default.temporaryDirectory.appendingPathComponent("koten-ocr-bench-12mp.jpg").path
+            try TestPhoto.make12MP(from: URL(fileURLWithPath: source), to: URL(fileURLWithPath: photoPath))
+        }
+        let common = ["--photo", photoPath, "--models", models]
+        print("# Memory benchmark\n")
+        print("Input: 12 MP photo (4032×3024 JPEG, EXIF orientation 6) made from `\(source)`. Peak = the child process's")
+        print("VmHWM. ONNX Runtime \((try? InferenceEnvironment.shared().runtimeVersion) ?? "?"), \(ProcessInfo.processInfo.activeProcessorCount) cores.\n")
+
+        let lazy = try child("page", common + ["--mode", "ppocr"])
+        try printBreakdown(lazy)
+
+        print("\n## The four failures, before and after (each pair measured in this run)\n")
+        print("| failure | before | peak before | after | peak after |")
+        print("|---|---|---|---|---|")
+        let eager = try child("page", common + ["--mode", "ppocr", "--eager"])
+        row("1. all models loaded at launch", "eager: every installed mode's models", eager, "lazy: ppocr's models on first use", lazy)
+        let naive = try child("preprocess", common + ["--naive"])
+        let fitted = try child("preprocess", common)
+        row("2. pad to the full-resolution square, then resize", "decode 12 MP, pad to 4032² RGBA, resize", naive,
+            "decode at reduced size, resize, no padding", fitted)
+        let unbounded = try child("page", common + ["--mode", "ppocr", "--jobs", "1000"])
+        row("3. unbounded recognitions", "all \(Int(unbounded.facts["lines"] ?? 0)) lines at once (max \(Int(unbounded.facts["runsInFlightMax"] ?? 0)) runs in flight)", unbounded,
+            "at most 4 in flight (max \(Int(lazy.facts["runsInFlightMax"] ?? 0)))", lazy)
+
+        print("\n## Model memory ratio (resident ÷ file size)\n")
+        print("| model | file | resident | ratio | activation peak |")
+        print("|---|---|---|---|---|")
+        for (id, resident) in eager.modelBytes.sorted(by: { $0.key < $1.key }) {
+            let file = eager.modelFileBytes[id] ?? 0
+            let act = (lazy.activationBytes[id] ?? eager.activationBytes[id]).map { mb($0) } ?? "–"
+            print("| \(id) | \(mb(file)) | \(mb(resident)) | \(file > 0 ? String(format: "%.2f", Double(resident) / Double(file)) : "–") | \(act) |")
+        }
+    }
+
+    func printBreakdown(_ r: BenchReport) throws {
+        let weights = r.modelBytes.values.reduce(0, +)
+        let largest = r.activationBytes.values.max() ?? 0
+        let bound = Double(r.baselineBytes + weights + largest) * 1.10
+        print("## ppocr on the 12 MP photo\n")
+        print("| runtime baseline | resident weights | largest stage activations | bound (+10%) | peak | time | lines |")
+        print("|---|---|---|---|---|---|---|")
+        print("| \(mb(r.baselineBytes)) | \(mb(weights)) | \(mb(largest)) | \(mb(bound)) | **\(mb(r.peakBytes))** | \(String(format: "%.2f s", r.seconds)) | \(Int(r.facts["lines"] ?? 0)) |")
+        print("\nPeak within baseline + weights + largest stage + 10%: \(Double(r.peakBytes) <= bound ? "yes" : "NO"); ≤ 200 MB: \(r.peakBytes <= 200_000_000 ? "yes" : "NO").")
+    }
+
+    func row(_ failure: String, _ beforeLabel: String, _ before: BenchReport, _ afterLabel: String, _ after: BenchReport) {
+        print("| \(failure) | \(beforeLabel) | \(mb(before.peakBytes)) | \(afterLabel) | \(mb(after.peakBytes)) |")
+    }
+
+    /// Runs `koten-ocr-bench case NAME ARGS` and decodes its report.
+    func child(_ name: String, _ args: [String]) throws -> BenchReport {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.resolvingSymlinksInPath()
+        if !FileManager.default.isExecutableFile(atPath: p.executableURL?.path ?? "") {
+            p.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        }
+        p.arguments = ["case", name] + args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0, let line = data.split(separator: UInt8(ascii: "\n")).last else {
+            throw BenchError.child("case \(name) \(args.joined(separator: " ")) failed: \(String(decoding: errors, as: UTF8.self))")
+        }
+        return try JSONDecoder().decode(BenchReport.self, from: Data(line))
+    }
+}
