@@ -12,22 +12,24 @@ final class ProgressDisplay {
     private var barShown = false
     private var lastDraw = Date.distantPast
     private var linesPrinted = 0
+    private var current: String?
 
     init(style: Style, interval: TimeInterval = 10) {
         self.style = style
         self.interval = interval
     }
 
+    /// Shows `progress`; `current` names the page being read (kept until the next one).
     func show(_ progress: BatchProgress, current: String? = nil) {
         let now = Date()
+        if let current { self.current = current }
         switch style {
         case .none:
             return
         case .bar:
-            guard now.timeIntervalSince(lastDraw) >= 0.1 || !barShown || current == nil else { return }
             let columns = Self.terminalColumns()
             var text = progress.bar(width: 20, at: now)
-            if let current, text.count + 2 + 8 < columns { text += "  " + current }
+            if let current = self.current, text.count + 2 + 8 < columns { text += "  " + current }
             if text.count >= columns { text = String(text.prefix(max(1, columns - 2))) + "…" }
             write("\r\u{1B}[K" + text)
             barShown = true

@@ -18,7 +18,7 @@ struct Runner {
                 stderrLine("koten-ocr: \(failure)")
                 display.show(progress)
             case .pageStarted(let task, let progress):
-                display.show(progress, current: task.displayName)
+                display.show(progress, current: task.pageCount > 1 ? "\(task.input.relativePath) p\(task.page + 1)" : task.input.relativePath)
             case .pageRead(_, let results, let progress):
                 if toStdout {
                     display.clear()

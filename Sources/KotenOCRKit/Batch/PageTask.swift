@@ -19,9 +19,7 @@ public struct PageTask: Sendable, Equatable {
     /// input has more than one page.
     public var outputStem: String {
         let relative = input.relativePath
-        let name = (relative as NSString).lastPathComponent
-        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
-        let base = dot.map { String(name[..<$0]) } ?? name
+        let base = PageOutput.stem(ofImageName: (relative as NSString).lastPathComponent)
         let folder = (relative as NSString).deletingLastPathComponent
         let number = String(page + 1)
         let stem = pageCount > 1 ? base + "_p" + String(repeating: "0", count: max(0, 4 - number.count)) + number : base
