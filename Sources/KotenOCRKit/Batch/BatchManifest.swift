@@ -26,6 +26,19 @@ public enum BatchManifest {
             public var file: String
             /// Lowercase hex; nil on `started` lines.
             public var sha256: String?
+
+            public init(file: String, sha256: String?) {
+                self.file = file
+                self.sha256 = sha256
+            }
+        }
+
+        public init(state: State, input: String, key: String, page: Int, outputs: [Output]) {
+            self.state = state
+            self.input = input
+            self.key = key
+            self.page = page
+            self.outputs = outputs
         }
 
         public var state: State
@@ -54,9 +67,9 @@ public enum BatchManifest {
     }
 
     /// Appends records to one manifest file, each line followed by fsync.
-    final class Writer {
+    public final class Writer {
         private let descriptor: Int32
-        let url: URL
+        public let url: URL
         private let encoder: JSONEncoder = {
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -65,7 +78,7 @@ public enum BatchManifest {
 
         /// Opens (creates) `url` for appending; a last line cut off by a kill is ended first.
         /// Throws `CocoaError` naming the path.
-        init(url: URL) throws {
+        public init(url: URL) throws {
             self.url = url
             let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw Self.error(url, errno) }
@@ -81,8 +94,8 @@ public enum BatchManifest {
 
         deinit { close(descriptor) }
 
-        /// Appends `record` as one line and waits until it is on disk.
-        func append(_ record: Record) throws {
+        /// Appends `record` as one line and waits until it is on disk (fsync). Throws `CocoaError` naming the path.
+        public func append(_ record: Record) throws {
             var line = try encoder.encode(record)
             line.append(0x0A)
             try write(line)

@@ -8,48 +8,11 @@ import Testing
 struct BatchBombTests {
     static let side = 100_000
 
-    /// PNG: IHDR claiming 100000×100000 RGB, one stored (uncompressed) deflate block of zero rows, IEND.
-    static func png() -> Data {
-        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-            let typed = Array(type.utf8) + body
-            return be32(UInt32(body.count)) + typed + be32(crc32(typed))
-        }
-        let raw = [UInt8](repeating: 0, count: 4096)
-        var adlerA: UInt32 = 1, adlerB: UInt32 = 0
-        for byte in raw { adlerA = (adlerA + UInt32(byte)) % 65521; adlerB = (adlerB + adlerA) % 65521 }
-        let n = UInt16(raw.count)
-        let zlib: [UInt8] = [0x78, 0x01, 0x01, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8(~n >> 8)]
-            + raw + be32(adlerB << 16 | adlerA)
-        let ihdr = be32(UInt32(side)) + be32(UInt32(side)) + [8, 2, 0, 0, 0]
-        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", zlib) + chunk("IEND", []))
-    }
-
-    /// BMP: a 24-bit BITMAPINFOHEADER claiming 100000×100000, 64 bytes of pixels.
-    static func bmp() -> Data {
-        let header: [UInt8] = Array("BM".utf8) + le32(54 + 64) + le32(0) + le32(54)
-            + le32(40) + le32(UInt32(side)) + le32(UInt32(side)) + [1, 0, 24, 0] + le32(0) + le32(0)
-            + le32(2835) + le32(2835) + le32(0) + le32(0)
-        return Data(header + [UInt8](repeating: 0, count: 64))
-    }
-
-    /// TIFF: one uncompressed 8-bit grey strip claiming 100000×100000, 100 bytes of pixels.
-    static func tiff() -> Data {
-        let entries: [(tag: UInt16, type: UInt16, value: UInt32)] = [
-            (256, 4, UInt32(side)), (257, 4, UInt32(side)), (258, 3, 8), (259, 3, 1), (262, 3, 1),
-            (273, 4, 8 + 2 + 12 * 9 + 4), (277, 3, 1), (278, 4, UInt32(side)), (279, 4, 100),
-        ]
-        var ifd: [UInt8] = le16(UInt16(entries.count))
-        for e in entries {
-            ifd += le16(e.tag) + le16(e.type) + le32(1) + (e.type == 3 ? le16(UInt16(e.value)) + [0, 0] : le32(e.value))
-        }
-        return Data(Array("II".utf8) + [42, 0] + le32(8) + ifd + le32(0) + [UInt8](repeating: 0, count: 100))
-    }
-
-    /// GIF: logical screen and image of 65535×65535 (GIF's largest; 4.3 × 10^9 pixels), a tiny LZW stream.
-    static func gif() -> Data {
-        Data(Array("GIF89a".utf8) + le16(65535) + le16(65535) + [0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF]
-             + [0x2C] + le16(0) + le16(0) + le16(65535) + le16(65535) + [0, 2, 2, 0x44, 0x01, 0, 0x3B])
-    }
+    static func png() -> Data { OversizedImage.png(width: side, height: side) }
+    static func bmp() -> Data { OversizedImage.bmp(width: side, height: side) }
+    static func tiff() -> Data { OversizedImage.tiff(width: side, height: side) }
+    /// GIF's largest: 65535×65535 (4.3 × 10^9 pixels).
+    static func gif() -> Data { OversizedImage.gif(width: 65535, height: 65535) }
 
     /// JPEG: a real 16×16 JPEG whose frame header is changed to claim 65000×65000.
     static func jpeg(scratch: URL) throws -> Data {
@@ -64,19 +27,6 @@ struct BatchBombTests {
     /// PDF: one page whose MediaBox renders at 300 dpi to 100000×100000.
     static func pdf() -> Data {
         BatchFixtures.pdf(jpegs: [(data: Data(), width: side, height: side)])
-    }
-
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-    static func le32(_ v: UInt32) -> [UInt8] { be32(v).reversed() }
-    static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
     }
 
     static func write(_ name: String, _ data: Data, to folder: URL) throws -> URL {
