@@ -12,6 +12,9 @@ public final class KotenOCR: @unchecked Sendable {
     public let configuration: OCRConfiguration
     /// The model store (budget, lazy loading, eviction, pressure release, events).
     public let store: ModelStore
+    /// Releases inactive modes' models when memory runs short (started when
+    /// `configuration.watchMemoryPressure` is set); observe it for what each release freed.
+    public let pressure: MemoryPressureMonitor
     private let lock = NSLock()
     private var pipelines: [OCRMode: any ModePipeline] = [:]
 
@@ -21,7 +24,13 @@ public final class KotenOCR: @unchecked Sendable {
         self.configuration = configuration
         store = try ModelStore(budgetBytes: configuration.memoryBudgetBytes, sessionOptions: configuration.sessionOptions,
                                limiter: InferenceLimiter(limit: configuration.maxConcurrentInferences))
+        pressure = MemoryPressureMonitor(store: store)
+        if configuration.watchMemoryPressure {
+            pressure.start(MemoryPressureMonitor.defaultSources(budgetBytes: store.budgetBytes))
+        }
     }
+
+    deinit { pressure.stop() }
 
     /// Opens page `page` (0-based) of `url` (header only) with the configured pixel limit and PDF resolution.
     /// Throws `ImageError`.

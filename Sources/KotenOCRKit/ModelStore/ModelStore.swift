@@ -30,6 +30,7 @@ public actor ModelStore {
     private var registered: [OCRMode: [ModelDescriptor]] = [:]
     private var activationPeaks: [String: [Int: Int]] = [:]
     private var measuredResident: [String: Int] = [:]
+    private var measuring: Set<String> = []
     private var activeMode: OCRMode?
     private var clock: UInt64 = 0
     private var observers: [UUID: AsyncStream<ModelStoreEvent>.Continuation] = [:]
@@ -239,13 +240,19 @@ public actor ModelStore {
     }
 
     /// Before a run: makes room under the budget for its expected activations. Returns true if this run
-    /// should be measured (first run of this input size).
+    /// should be measured: the model's first run, which then runs alone (every limiter slot) so that no other
+    /// run's memory is counted as its own. Later sizes are estimated from it per input element.
     func prepareRun(_ d: ModelDescriptor, inputElements: Int) -> Bool {
         makeRoom(for: activationEstimate(d, inputElements: inputElements), loading: d)
-        return activationPeaks[d.id]?[inputElements] == nil
+        guard activationPeaks[d.id] == nil, !measuring.contains(d.id) else { return false }
+        measuring.insert(d.id)
+        return true
     }
 
+    func cancelMeasurement(_ d: ModelDescriptor) { measuring.remove(d.id) }
+
     func recordActivation(_ d: ModelDescriptor, inputElements: Int, bytes: Int) {
+        measuring.remove(d.id)
         activationPeaks[d.id, default: [:]][inputElements] = bytes
         emit(.activationMeasured(model: d.id, inputElements: inputElements, bytes: bytes))
     }
@@ -270,20 +277,27 @@ public struct ModelHandle: Sendable {
         let measure = await store.prepareRun(descriptor, inputElements: elements)
         let session = self.session
         let shrink = store.sessionOptions.usesArena(for: descriptor.stage)
-        let (outputs, peak, before) = try await store.limiter.run { () async throws -> ([String: Tensor], Int, Int) in
-            // ORT's Run blocks its thread: it runs on the inference queue, not on Swift's cooperative pool,
-            // so `limit` runs can really be in flight and other tasks keep their threads.
-            try await withCheckedThrowingContinuation { continuation in
-                InferenceQueue.shared.async {
-                    let before = ResidentReader.bytes()
-                    let sampler = measure ? PeakSampler() : nil
-                    sampler?.start()
-                    let result = Result { try session.run(inputs, outputNames: outputNames, shrinkArena: shrink) }
-                    let peak = sampler?.stop() ?? 0
-                    continuation.resume(with: result.map { ($0, peak, before) })
+        let outcome: ([String: Tensor], Int, Int)
+        do {
+            outcome = try await store.limiter.run(exclusive: measure) { () async throws -> ([String: Tensor], Int, Int) in
+                // ORT's Run blocks its thread: it runs on the inference queue, not on Swift's cooperative pool,
+                // so `limit` runs can really be in flight and other tasks keep their threads.
+                try await withCheckedThrowingContinuation { continuation in
+                    InferenceQueue.shared.async {
+                        let before = ResidentReader.bytes()
+                        let sampler = measure ? PeakSampler() : nil
+                        sampler?.start()
+                        let result = Result { try session.run(inputs, outputNames: outputNames, shrinkArena: shrink) }
+                        let peak = sampler?.stop() ?? 0
+                        continuation.resume(with: result.map { ($0, peak, before) })
+                    }
                 }
             }
+        } catch {
+            if measure { await store.cancelMeasurement(descriptor) }
+            throw error
         }
+        let (outputs, peak, before) = outcome
         if measure { await store.recordActivation(descriptor, inputElements: elements, bytes: max(0, peak - before)) }
         return outputs
     }
