@@ -109,9 +109,9 @@ enum DiagnosticsCommand {
     }
 
     /// Runs `body` with the run's stages bound (so the CLI's own `write` stage is recorded).
-    static func withStages(_ diagnostics: RunDiagnostics?, _ body: () async -> Void) async {
+    static func withStages<T>(_ diagnostics: RunDiagnostics?, _ body: () async -> T) async -> T {
         guard let diagnostics else { return await body() }
-        await diagnostics.withStages(body)
+        return await diagnostics.withStages(body)
     }
 
     /// Ends the run: the payload goes to the store and, with --diagnostics FILE, to FILE.

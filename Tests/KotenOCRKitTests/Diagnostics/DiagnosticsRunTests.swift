@@ -36,7 +36,8 @@ struct DiagnosticsRunTests {
 
         #expect(payload.pages.processed == 1 && payload.pages.failed == 1)
         let failure = try #require(payload.pages.failures.first)
-        #expect(failure.path == empty.path && failure.page == 1 && failure.stage == "decode")
+        // Refused while the batch was planned (its header could not be read): no page number yet.
+        #expect(failure.path == empty.path && failure.page == nil && failure.stage == "decode")
         #expect(failure.reason.contains("empty file"))
 
         let loaded = Set(payload.modelEvents.filter { $0.event == "loaded" }.map(\.model))
