@@ -47,6 +47,7 @@ enum BenchCase {
         case "page": try await page(o)
         case "preprocess": try preprocess(o)
         case "pressure": try await pressure(o)
+        case "alternate": try await alternate(o)
         default: throw BenchError.usage("unknown case \(name)")
         }
     }
@@ -105,6 +106,43 @@ enum BenchCase {
         monitor.stop()
         report.facts["inactiveModelBytes"] = Double(inactive)
         report.facts["residentEnd"] = Double(ResidentReader.bytes())
+        report.peakBytes = ProcessMemory.highWaterMarkBytes()
+        report.seconds = Date().timeIntervalSince(start)
+        report.absorb(await engine.store.eventLog())
+        try BenchReport.emit(report)
+    }
+
+    /// The three modes alternating page by page under `--budget` (ppocr with its real models, ndl and koten
+    /// with their stand-ins, from a model root holding all three). Each page's outcome, the high-water mark after
+    /// it, and every eviction are reported; a mode the budget cannot hold is refused with the bytes it needs.
+    static func alternate(_ o: Options) async throws {
+        let root = try ModelRoot.combined(ppocr: URL(fileURLWithPath: o.models), standins: URL(fileURLWithPath: o.standins))
+        let config = OCRConfiguration(mode: .ppocr, models: ModelDirectory(root: root), memoryBudgetBytes: o.budget,
+                                      maxConcurrentInferences: o.jobs)
+        let engine = try KotenOCR(configuration: config)
+        let pages = [URL(fileURLWithPath: o.photo)]
+        let baseline = ResidentReader.bytes()
+        let start = Date()
+        var report = BenchReport(name: "alternate", peakBytes: 0, baselineBytes: baseline, seconds: 0)
+        let modes: [OCRMode] = [.ppocr, .ndl, .koten]
+        var read = 0, refused = 0
+        for i in 0..<o.pages {
+            let mode = modes[i % modes.count]
+            do {
+                _ = try await engine.read(try engine.open(pages[i % pages.count]), mode: mode)
+                read += 1
+                report.notes.append("page \(i + 1) \(mode): read, high-water mark \(mb(ProcessMemory.highWaterMarkBytes()))")
+            } catch let e as ModelStoreError {
+                refused += 1
+                report.notes.append("page \(i + 1) \(mode): refused: \(e)")
+            }
+        }
+        for event in await engine.store.eventLog() {
+            if case .evicted = event { report.notes.append("\(event)") }
+        }
+        report.facts["pagesRead"] = Double(read)
+        report.facts["pagesRefused"] = Double(refused)
+        report.facts["evictions"] = Double(await engine.store.eventLog().filter { if case .evicted = $0 { return true }; return false }.count)
         report.peakBytes = ProcessMemory.highWaterMarkBytes()
         report.seconds = Date().timeIntervalSince(start)
         report.absorb(await engine.store.eventLog())
