@@ -27,9 +27,11 @@ let package = Package(
         .target(name: "CVipsShim", dependencies: ["CVips"]),
         // glibc allocator policy (fixed mmap threshold, trimming) and in-use byte counts.
         .target(name: "CAllocator"),
+        // Run marker and fatal-signal crash record: async-signal-safe C (docs/diagnostics.md).
+        .target(name: "CCrashRecord"),
         .target(
             name: "KotenOCRKit",
-            dependencies: ["CONNXRuntime", "CVipsShim", "CAllocator"],
+            dependencies: ["CONNXRuntime", "CVipsShim", "CAllocator", "CCrashRecord"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(

@@ -20,6 +20,7 @@ APT_PACKAGES=(
   "pkg-config=1.8.1-1"
   "python3-venv=3.11.2-1+b1"
   "python3-pip=23.0.1+dfsg-1"
+  "time=1.9-0.2"
 )
 ORT_VERSION="1.32.0"
 ORT_WHEEL="onnxruntime-1.32.0-cp311-cp311-manylinux_2_28_x86_64.whl"

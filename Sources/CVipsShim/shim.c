@@ -42,11 +42,39 @@ static int loader_is(const char *loader, const char *format) {
     return g_ascii_strncasecmp(loader, format, strlen(format)) == 0;
 }
 
+int kv_loader_is_paged(const char *loader) {
+    return loader_is(loader, "tiff") || loader_is(loader, "pdf") || loader_is(loader, "gif") ||
+           loader_is(loader, "nsgif") || loader_is(loader, "heif") || loader_is(loader, "webp");
+}
+
+static int64_t le32(const unsigned char *p) {
+    return (int32_t)((uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24));
+}
+
+int kv_bmp_size(const char *path, int64_t *width, int64_t *height) {
+    unsigned char h[26];
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    size_t n = fread(h, 1, sizeof h, f);
+    fclose(f);
+    if (n < 26 || h[0] != 'B' || h[1] != 'M') return -1;
+    int64_t header_size = le32(h + 14);
+    if (header_size == 12) {            /* BITMAPCOREHEADER: 16-bit sizes */
+        *width = h[18] | (h[19] << 8);
+        *height = h[20] | (h[21] << 8);
+    } else {                            /* BITMAPINFOHEADER and later: 32-bit, height < 0 = top-down */
+        *width = le32(h + 18);
+        *height = le32(h + 22);
+    }
+    if (*width < 0) *width = -*width;
+    if (*height < 0) *height = -*height;
+    return 0;
+}
+
 static int open_with(const char *loader, const char *path, const void *data, size_t size, int page, int shrink,
                      double dpi, int random_access, VipsImage **out) {
     VipsAccess access = random_access ? VIPS_ACCESS_RANDOM : VIPS_ACCESS_SEQUENTIAL;
-    int pageable = loader_is(loader, "tiff") || loader_is(loader, "pdf") || loader_is(loader, "gif") ||
-                   loader_is(loader, "heif") || loader_is(loader, "webp");
+    int pageable = kv_loader_is_paged(loader);
     int shrinkable = loader_is(loader, "jpeg");
     if (shrink < 1) shrink = 1;
     if (dpi <= 0) dpi = 72;
@@ -206,6 +234,52 @@ int kv_save(VipsImage *in, const char *path, int quality, int orientation) {
     else
         rc = vips_image_write_to_file(copy, path, NULL);
     g_object_unref(copy);
+    return rc;
+}
+
+int kv_save_png16(VipsImage *in, const char *path) {
+    VipsImage *wide = NULL, *tagged = NULL;
+    int rc = -1;
+    if (vips_cast(in, &wide, VIPS_FORMAT_USHORT, "shift", TRUE, NULL)) return -1;
+    if (!vips_copy(wide, &tagged, "interpretation", VIPS_INTERPRETATION_RGB16, NULL))
+        rc = vips_pngsave(tagged, path, "bitdepth", 16, NULL);
+    g_object_unref(wide);
+    if (tagged) g_object_unref(tagged);
+    return rc;
+}
+
+int kv_save_png_palette(VipsImage *in, const char *path) {
+    return vips_pngsave(in, path, "palette", TRUE, "bitdepth", 8, NULL);
+}
+
+int kv_save_jpeg_cmyk(VipsImage *in, const char *path) {
+    VipsImage *cmyk = NULL;
+    if (vips_colourspace(in, &cmyk, VIPS_INTERPRETATION_CMYK, NULL)) return -1;
+    int rc = vips_jpegsave(cmyk, path, "Q", 95, NULL);
+    g_object_unref(cmyk);
+    return rc;
+}
+
+int kv_save_tiff_1bit(VipsImage *in, const char *path) {
+    VipsImage *grey = NULL;
+    if (vips_colourspace(in, &grey, VIPS_INTERPRETATION_B_W, NULL)) return -1;
+    int rc = vips_tiffsave(grey, path, "bitdepth", 1, NULL);
+    g_object_unref(grey);
+    return rc;
+}
+
+int kv_save_tiff_pages(VipsImage **pages, int n, const char *path) {
+    if (n < 1) { vips_error("kv_save_tiff_pages", "no pages"); return -1; }
+    int page_height = vips_image_get_height(pages[0]);
+    VipsImage *joined = NULL, *tagged = NULL;
+    if (vips_arrayjoin(pages, &joined, n, "across", 1, NULL)) return -1;
+    int rc = -1;
+    if (!vips_copy(joined, &tagged, NULL)) {
+        vips_image_set_int(tagged, VIPS_META_PAGE_HEIGHT, page_height);
+        rc = vips_tiffsave(tagged, path, "page_height", page_height, NULL);
+    }
+    g_object_unref(joined);
+    if (tagged) g_object_unref(tagged);
     return rc;
 }
 

@@ -9,24 +9,45 @@ import Foundation
 /// ```
 /// Models load lazily on first use through `store`, the one owner of every inference session.
 public final class KotenOCR: @unchecked Sendable {
+    /// The engine's version.
+    public static let version = "0.1.0"
+
     public let configuration: OCRConfiguration
     /// The model store (budget, lazy loading, eviction, pressure release, events).
     public let store: ModelStore
+    /// Releases inactive modes' models when memory runs short (started when
+    /// `configuration.watchMemoryPressure` is set); observe it for what each release freed.
+    public let pressure: MemoryPressureMonitor
+    /// The run's diagnostics, if any: every page read records its stages, outcome and the store's events.
+    public let diagnostics: RunDiagnostics?
     private let lock = NSLock()
     private var pipelines: [OCRMode: any ModePipeline] = [:]
 
     /// Throws `InferenceError` if ONNX Runtime cannot start.
-    public init(configuration: OCRConfiguration) throws {
+    public init(configuration: OCRConfiguration, diagnostics: RunDiagnostics? = nil) throws {
         if configuration.tuneAllocator { AllocatorPolicy.apply() }
         self.configuration = configuration
+        self.diagnostics = diagnostics
         store = try ModelStore(budgetBytes: configuration.memoryBudgetBytes, sessionOptions: configuration.sessionOptions,
                                limiter: InferenceLimiter(limit: configuration.maxConcurrentInferences))
+        pressure = MemoryPressureMonitor(store: store)
+        if configuration.watchMemoryPressure {
+            pressure.start(MemoryPressureMonitor.defaultSources(budgetBytes: store.budgetBytes))
+        }
     }
 
+    deinit { pressure.stop() }
+
     /// Opens page `page` (0-based) of `url` (header only) with the configured pixel limit and PDF resolution.
-    /// Throws `ImageError`.
+    /// Throws `ImageError` (recorded as a failed page in `diagnostics`).
     public func open(_ url: URL, page: Int = 0) throws -> ImageSource {
-        try ImageSource(url: url, page: page, pdfDPI: configuration.pdfDPI, maxPixels: configuration.maxPixels)
+        do {
+            return try ImageSource(url: url, page: page, pdfDPI: configuration.pdfDPI, maxPixels: configuration.maxPixels)
+        } catch {
+            diagnostics?.recordFailure(path: url.path, page: page + 1, stage: PipelineStage.decode.rawValue,
+                                       reason: String(describing: error))
+            throw error
+        }
     }
 
     /// Reads one page. Throws `ImageError` (the file), `ModelError` (the models), `InferenceError`,
@@ -35,13 +56,29 @@ public final class KotenOCR: @unchecked Sendable {
         try await read(open(url, page: page), mode: mode)
     }
 
-    /// Reads an opened page with `mode` (default: the configured one).
+    /// Reads an opened page with `mode` (default: the configured one). With `diagnostics`, the page's stages
+    /// and outcome are recorded.
     public func read(_ source: ImageSource, mode: OCRMode? = nil) async throws -> PageResult {
-        let mode = mode ?? configuration.mode
+        guard let diagnostics else { return try await readPage(source, mode: mode ?? configuration.mode) }
+        return try await diagnostics.page(path: source.url.path, page: source.page + 1) {
+            try await readPage(source, mode: mode ?? configuration.mode)
+        }
+    }
+
+    private func readPage(_ source: ImageSource, mode: OCRMode) async throws -> PageResult {
+        try await activate(mode).read(source, store: store, limit: configuration.maxConcurrentInferences)
+    }
+
+    /// The pipeline of `mode`, its models registered with the store, the mode active, diagnostics attached.
+    private func activate(_ mode: OCRMode) async throws -> any ModePipeline {
         let pipeline = try self.pipeline(for: mode)
         await store.register(mode, models: pipeline.models)
         await store.activate(mode)
-        return try await pipeline.read(source, store: store, limit: configuration.maxConcurrentInferences)
+        if let diagnostics {
+            await diagnostics.attach(store)
+            diagnostics.noteMode(mode, models: pipeline.models, budgetBytes: store.budgetBytes)
+        }
+        return pipeline
     }
 
     /// Loads `mode`'s models (default: the configured one) now and checks each file: ONNX Runtime loads it,
@@ -49,11 +86,7 @@ public final class KotenOCR: @unchecked Sendable {
     /// first use; call this to fail early (the CLI does, before reading any page). Throws `ModelError`
     /// (`.missingFiles`, `.invalidFile` naming the file and what is wrong), `ModelStoreError`.
     public func prepare(_ mode: OCRMode? = nil) async throws {
-        let mode = mode ?? configuration.mode
-        let pipeline = try self.pipeline(for: mode)
-        await store.register(mode, models: pipeline.models)
-        await store.activate(mode)
-        try await pipeline.prepare(store: store)
+        try await activate(mode ?? configuration.mode).prepare(store: store)
     }
 
     /// The pipeline of `mode`, built on first use (configuration files read and checked; models load

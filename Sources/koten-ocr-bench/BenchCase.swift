@@ -11,6 +11,9 @@ enum BenchCase {
         var eager = false
         var naive = false
         var budget: Int?
+        var standins = ".deps/standins"
+        var release = false
+        var pages = 4
 
         init(_ args: [String]) throws {
             var i = 0
@@ -28,6 +31,9 @@ enum BenchCase {
                 case "--eager": eager = true
                 case "--naive": naive = true
                 case "--budget": budget = MemoryBudget.parse(try value())
+                case "--standins": standins = try value()
+                case "--release": release = true
+                case "--pages": pages = Int(try value()) ?? 4
                 default: throw BenchError.usage("unknown option \(args[i])")
                 }
                 i += 1
@@ -40,6 +46,8 @@ enum BenchCase {
         switch name {
         case "page": try await page(o)
         case "preprocess": try preprocess(o)
+        case "pressure": try await pressure(o)
+        case "alternate": try await alternate(o)
         default: throw BenchError.usage("unknown case \(name)")
         }
     }
@@ -53,12 +61,11 @@ enum BenchCase {
         let baseline = ResidentReader.bytes()
         let start = Date()
         if o.eager {
-            for mode in OCRMode.allCases where config.models.missingFiles(for: mode).isEmpty {
-                if let pipeline = try? engine.pipeline(for: mode) {
-                    await engine.store.register(mode, models: pipeline.models)
-                    try await engine.store.preload(mode)
-                }
-            }
+            // The app's start-up: every model of every mode loaded at launch (NDL's as stand-ins).
+            let pipeline = try engine.pipeline(for: o.mode)
+            await engine.store.register(o.mode, models: pipeline.models)
+            try await engine.store.preload(o.mode)
+            _ = try await StandInSet(root: URL(fileURLWithPath: o.standins)).loadAll(into: engine.store)
         }
         let result = try await engine.read(source)
         var report = BenchReport(name: "page", peakBytes: ProcessMemory.highWaterMarkBytes(), baselineBytes: baseline,
@@ -66,6 +73,79 @@ enum BenchCase {
         report.absorb(await engine.store.eventLog())
         report.facts["lines"] = Double(result.lines.count)
         report.facts["runsInFlightMax"] = Double(await engine.store.limiter.highWaterMark)
+        try BenchReport.emit(report)
+    }
+
+    /// A batch of `pages` pages in ppocr while the NDL modes' (stand-in) models sit loaded and inactive, as
+    /// after an eager start or a mode switch. With `--release`, a memory-pressure event after the first page
+    /// releases them; the report gives what was freed, how fast, and the resident size at the end.
+    static func pressure(_ o: Options) async throws {
+        let config = OCRConfiguration(mode: .ppocr, models: ModelDirectory(root: URL(fileURLWithPath: o.models)),
+                                      memoryBudgetBytes: o.budget, maxConcurrentInferences: o.jobs)
+        let engine = try KotenOCR(configuration: config)
+        let source = try engine.open(URL(fileURLWithPath: o.photo))
+        let baseline = ResidentReader.bytes()
+        let start = Date()
+        let inactive = try await StandInSet(root: URL(fileURLWithPath: o.standins)).loadAll(into: engine.store)
+        let monitor = MemoryPressureMonitor(store: engine.store)
+        let manual = ManualPressureSource()
+        monitor.start([manual])
+        var report = BenchReport(name: "pressure", peakBytes: 0, baselineBytes: baseline, seconds: 0)
+        for page in 0..<o.pages {
+            _ = try await engine.read(source)
+            if page == 0 {
+                report.facts["residentBeforeRelease"] = Double(ResidentReader.bytes())
+                if o.release {
+                    let r = await monitor.release(for: MemoryPressureEvent(source: "manual", level: .critical))
+                    report.facts["freedBytes"] = Double(r.freedBytes)
+                    report.facts["releasedModelBytes"] = Double(r.releasedModelBytes)
+                    report.facts["releaseSeconds"] = r.seconds
+                }
+            }
+        }
+        monitor.stop()
+        report.facts["inactiveModelBytes"] = Double(inactive)
+        report.facts["residentEnd"] = Double(ResidentReader.bytes())
+        report.peakBytes = ProcessMemory.highWaterMarkBytes()
+        report.seconds = Date().timeIntervalSince(start)
+        report.absorb(await engine.store.eventLog())
+        try BenchReport.emit(report)
+    }
+
+    /// The three modes alternating page by page under `--budget` (ppocr with its real models, ndl and koten
+    /// with their stand-ins, from a model root holding all three). Each page's outcome, the high-water mark after
+    /// it, and every eviction are reported; a mode the budget cannot hold is refused with the bytes it needs.
+    static func alternate(_ o: Options) async throws {
+        let root = try ModelRoot.combined(ppocr: URL(fileURLWithPath: o.models), standins: URL(fileURLWithPath: o.standins))
+        let config = OCRConfiguration(mode: .ppocr, models: ModelDirectory(root: root), memoryBudgetBytes: o.budget,
+                                      maxConcurrentInferences: o.jobs)
+        let engine = try KotenOCR(configuration: config)
+        let pages = [URL(fileURLWithPath: o.photo)]
+        let baseline = ResidentReader.bytes()
+        let start = Date()
+        var report = BenchReport(name: "alternate", peakBytes: 0, baselineBytes: baseline, seconds: 0)
+        let modes: [OCRMode] = [.ppocr, .ndl, .koten]
+        var read = 0, refused = 0
+        for i in 0..<o.pages {
+            let mode = modes[i % modes.count]
+            do {
+                _ = try await engine.read(try engine.open(pages[i % pages.count]), mode: mode)
+                read += 1
+                report.notes.append("page \(i + 1) \(mode): read, high-water mark \(mb(ProcessMemory.highWaterMarkBytes()))")
+            } catch let e as ModelStoreError {
+                refused += 1
+                report.notes.append("page \(i + 1) \(mode): refused: \(e)")
+            }
+        }
+        for event in await engine.store.eventLog() {
+            if case .evicted = event { report.notes.append("\(event)") }
+        }
+        report.facts["pagesRead"] = Double(read)
+        report.facts["pagesRefused"] = Double(refused)
+        report.facts["evictions"] = Double(await engine.store.eventLog().filter { if case .evicted = $0 { return true }; return false }.count)
+        report.peakBytes = ProcessMemory.highWaterMarkBytes()
+        report.seconds = Date().timeIntervalSince(start)
+        report.absorb(await engine.store.eventLog())
         try BenchReport.emit(report)
     }
 

@@ -6,6 +6,7 @@ import KotenOCRKit
 struct MemoryBenchmark {
     var photo: String?
     var models = ".deps/models"
+    var standins = ".deps/standins"
     var source = "Tests/Fixtures/images/ndlocr-lite/digidepo_11048278_po_geppo1803_00021.jpg"
 
     init(arguments: [String]) throws {
@@ -17,6 +18,7 @@ struct MemoryBenchmark {
             case "--photo": photo = arguments[i + 1]
             case "--models": models = arguments[i + 1]
             case "--source": source = arguments[i + 1]
+            case "--standins": standins = arguments[i + 1]
             default: throw BenchError.usage("unknown option \(flag)")
             }
             i += 2
@@ -31,7 +33,7 @@ struct MemoryBenchmark {
             photoPath = FileManager.default.temporaryDirectory.appendingPathComponent("koten-ocr-bench-12mp.jpg").path
             try TestPhoto.make12MP(from: URL(fileURLWithPath: source), to: URL(fileURLWithPath: photoPath))
         }
-        let common = ["--photo", photoPath, "--models", models]
+        let common = ["--photo", photoPath, "--models", models, "--standins", standins]
         print("# Memory benchmark\n")
         print("Input: 12 MP photo (4032×3024 JPEG, EXIF orientation 6) made from `\(source)`. Peak = the child process's")
         print("VmHWM. ONNX Runtime \((try? InferenceEnvironment.shared().runtimeVersion) ?? "?"), \(ProcessInfo.processInfo.activeProcessorCount) cores.\n")
@@ -43,7 +45,8 @@ struct MemoryBenchmark {
         print("| failure | before | peak before | after | peak after |")
         print("|---|---|---|---|---|")
         let eager = try child("page", common + ["--mode", "ppocr", "--eager"])
-        row("1. all models loaded at launch", "eager: every installed mode's models", eager, "lazy: ppocr's models on first use", lazy)
+        row("1. all models loaded at launch", "eager: all \(eager.modelBytes.count) models of the three modes", eager,
+            "lazy: ppocr's \(lazy.modelBytes.count) models on first use", lazy)
         let naive = try child("preprocess", common + ["--naive"])
         let fitted = try child("preprocess", common)
         row("2. pad to the full-resolution square, then resize", "decode 12 MP, pad to 4032² RGBA, resize", naive,
@@ -51,6 +54,12 @@ struct MemoryBenchmark {
         let unbounded = try child("page", common + ["--mode", "ppocr", "--jobs", "1000"])
         row("3. unbounded recognitions", "all \(Int(unbounded.facts["lines"] ?? 0)) lines at once (max \(Int(unbounded.facts["runsInFlightMax"] ?? 0)) runs in flight)", unbounded,
             "at most 4 in flight (max \(Int(lazy.facts["runsInFlightMax"] ?? 0)))", lazy)
+        let kept = try child("pressure", common)
+        let released = try child("pressure", common + ["--release"])
+        let freed = released.facts["freedBytes"] ?? 0, inactive = released.facts["inactiveModelBytes"] ?? 0
+        let ms = (released.facts["releaseSeconds"] ?? 0) * 1000
+        print("| 4. no reaction to memory pressure | NDL modes' models kept through a 4-page ppocr batch: resident at the end | \(mb(kept.facts["residentEnd"] ?? 0)) | "
+              + "pressure after page 1 releases them: \(mb(freed)) freed (\(String(format: "%.0f", inactive > 0 ? 100 * freed / inactive : 0))% of \(mb(inactive)) inactive) in \(String(format: "%.0f", ms)) ms; resident at the end | \(mb(released.facts["residentEnd"] ?? 0)) |")
 
         print("\n## Model memory ratio (resident ÷ file size)\n")
         print("| model | file | resident | ratio | activation peak |")

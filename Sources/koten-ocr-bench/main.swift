@@ -10,12 +10,15 @@ do {
         try TestPhoto.make12MP(from: URL(fileURLWithPath: args[1]), to: URL(fileURLWithPath: args[2]))
     case "memory":
         try await MemoryBenchmark(arguments: Array(args.dropFirst())).run()
+    case "batch":
+        try BatchBenchmark(arguments: Array(args.dropFirst())).run()
     case "case" where args.count >= 2:
         try await BenchCase.run(args[1], Array(args.dropFirst(2)))
     default:
         FileHandle.standardError.write(Data("""
         usage: koten-ocr-bench memory [--photo PHOTO.jpg] [--models DIR] [--standins DIR]
                koten-ocr-bench make-photo PAGE OUT.jpg
+               koten-ocr-bench batch [--files N] [--pages N]
 
         """.utf8))
         exit(2)

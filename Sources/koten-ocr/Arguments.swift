@@ -13,9 +13,19 @@ struct Arguments {
     var maxPixels = ImageSource.defaultMaxPixels
     var detectorMaxSide = 960
     var orientationClassifier = true
+    var recursive = false
+    var inputList: String?
+    var pages: PageSelection?
+    var pdfDPI = 300
+    var resume = false
+    var overwrite = false
+    var shard: Shard?
     var quiet = false
     var showHelp = false
     var showVersion = false
+    /// `--diagnostics FILE`: also write this run's diagnostics payload to FILE; `--no-diagnostics`: collect none.
+    var diagnosticsFile: String?
+    var diagnostics = true
 
     struct UsageError: Error, CustomStringConvertible {
         let description: String
@@ -75,26 +85,49 @@ struct Arguments {
                 case "--max-pixels": a.maxPixels = try int(arg, try next())
                 case "--det-max-side": a.detectorMaxSide = try int(arg, try next(), min: 32)
                 case "--no-orientation-classifier": a.orientationClassifier = false
+                case "-r", "--recursive": a.recursive = true
+                case "--input-list": a.inputList = try next()
+                case "--pages":
+                    do { a.pages = try PageSelection(parsing: try next()) } catch let e as PageSelection.ParseError {
+                        throw UsageError(description: e.description)
+                    }
+                case "--pdf-dpi": a.pdfDPI = try int(arg, try next(), min: 10)
+                case "--resume": a.resume = true
+                case "--overwrite": a.overwrite = true
+                case "--shard":
+                    do { a.shard = try Shard(parsing: try next()) } catch let e as Shard.ParseError {
+                        throw UsageError(description: e.description)
+                    }
                 case "-q", "--quiet": a.quiet = true
+                case "--diagnostics": a.diagnosticsFile = try next()
+                case "--no-diagnostics": a.diagnostics = false
                 default: throw UsageError(description: "unknown option \(arg) (see --help)")
                 }
             }
             i += 1
         }
-        if !a.showHelp && !a.showVersion && a.inputs.isEmpty { throw UsageError(description: "no input given (see --help)") }
+        if !a.showHelp && !a.showVersion {
+            if a.inputs.isEmpty && a.inputList == nil { throw UsageError(description: "no input given (see --help)") }
+            if a.output == nil, let flag = a.resume ? "--resume" : a.overwrite ? "--overwrite" : nil {
+                throw UsageError(description: "\(flag) needs --output DIR (results on standard output are never resumed)")
+            }
+        }
         return a
     }
 
     static let help = """
-    Usage: koten-ocr [options] <image|directory>...
+    Usage: koten-ocr [options] <image|pdf|directory>...
+           koten-ocr diagnostics [show ID] [--json]   (see koten-ocr diagnostics --help)
            koten-ocr models [list | verify DIR | install --mode ndl|koten SOURCE]   (see koten-ocr models --help)
 
     OCR for Japanese classical books and modern print. Reads each page and writes its text to standard
     output, or with --output writes <stem>.txt and <stem>.json (and <stem>.xml in the ndl and koten modes)
-    per page into a folder.
+    per page into a folder (<stem>_p0001.* for the pages of a PDF or multi-page TIFF; a directory's
+    subfolders are mirrored).
 
     Options:
-      -m, --mode MODE          koten, ndl or ppocr (default: koten when its models are installed, else ppocr)
+      -m, --mode MODE          koten, ndl or ppocr (default: koten when its models are installed, else ppocr;
+                               with --models, the first of koten, ppocr, ndl found there)
           --models DIR         model folder (default: $KOTEN_OCR_MODELS, ~/.local/share/koten-ocr/models,
                                ./.deps/models); holds ppocr/, ndl/, koten/ or one mode's files
       -o, --output DIR         write results into DIR (created if missing) instead of standard output
@@ -107,11 +140,29 @@ struct Arguments {
           --det-max-side N     ppocr: longer side of the detector input (default 960)
           --no-orientation-classifier
                                ppocr: skip the 0°/180° line classifier
-      -q, --quiet              no progress line
+      -r, --recursive          read directories' subfolders too (hidden files and folders are skipped)
+          --input-list FILE    read input paths from FILE, one per line ('-' = standard input;
+                               blank lines and lines starting with # are ignored; a relative path
+                               keeps its folders in --output, e.g. vol1/0001.jpg -> vol1/0001.txt)
+          --pages LIST         pages of each multi-page input, 1-based, e.g. 1-10,15 or 3-
+          --pdf-dpi N          render PDF pages at N dots per inch (default 300)
+          --resume             skip pages an earlier run into --output finished (results checked
+                               against the manifest's SHA-256); redo the rest
+          --overwrite          replace result files already in --output
+          --shard K/N          read only shard K of N (1 ≤ K ≤ N): N processes with the same inputs
+                               read every page exactly once (docs/cluster.md)
+      -q, --quiet              no progress display
+          --diagnostics FILE   also write this run's diagnostics payload (JSON) to FILE
+          --no-diagnostics     collect no diagnostics (no run marker, crash record or payload)
       -h, --help               this help
           --version            version of koten-ocr and ONNX Runtime
 
-    Exit status: 0 every page read; 1 some inputs failed (each named on standard error; the others
-    are still processed); 2 usage error.
+    Results are written to a temporary file and renamed, and recorded in --output's batch manifest
+    (.koten-ocr-manifest*.jsonl), so a killed run continues with --resume. A result file that exists
+    and is not this batch's is never replaced without --overwrite.
+
+    Exit status: 0 every page read; 1 some inputs or pages failed (each named on standard error; the
+    others are still processed); 2 usage error (including two inputs writing the same result, or
+    results in the way), nothing read.
     """
 }

@@ -1,6 +1,5 @@
 import Foundation
 import KotenOCRKit
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-let status = arguments.first == "models" ? await ModelsCommand.run(Array(arguments.dropFirst())) : await CLI.run(arguments)
+let status = await CLI.run(Array(CommandLine.arguments.dropFirst()))
 exit(status)

@@ -16,6 +16,13 @@ size_t kv_last_error(char *buf, size_t size);
 
 /// Name of the loader libvips picks for a file ("jpegload", "pngload", ...), or NULL if it cannot read it.
 const char *kv_loader(const char *path);
+/// 1 if the loader reads a file of several pages whose `page` option selects one (TIFF, PDF, GIF, HEIF, WebP),
+/// else 0. (JPEG 2000's "n-pages" counts resolution levels, not pages.)
+int kv_loader_is_paged(const char *loader);
+/// Width and height a BMP file declares in its header (BITMAPCOREHEADER or later), read without decoding:
+/// libvips reads BMP through ImageMagick, which decodes the whole image while reading the header.
+/// Returns 0 and sets `width`/`height` for a BMP, -1 for any other file.
+int kv_bmp_size(const char *path, int64_t *width, int64_t *height);
 
 /// Opens a file lazily for top-to-bottom reading; nothing is decoded yet. Truncation is an error.
 /// `page` selects a page of multi-page formats (0-based). `shrink` (1, 2, 4, 8) decodes JPEG/WebP at
@@ -52,6 +59,18 @@ int kv_from_pixels(const uint8_t *pixels, int width, int height, int bands, Vips
 /// Saves by the file name's suffix (.jpg/.png/.tif/.webp). `quality` applies to JPEG/WebP.
 /// `orientation` 2-8 writes that EXIF orientation tag (JPEG), 0 or 1 writes none.
 int kv_save(VipsImage *in, const char *path, int quality, int orientation);
+
+/// Saves RGB as a 16-bit PNG (each 8-bit value v becomes v × 257).
+int kv_save_png16(VipsImage *in, const char *path);
+/// Saves as an 8-bit palette PNG (colour type 3, quantised to at most 256 colours).
+int kv_save_png_palette(VipsImage *in, const char *path);
+/// Saves as a CMYK JPEG (converted from sRGB through libvips' built-in CMYK profile).
+int kv_save_jpeg_cmyk(VipsImage *in, const char *path);
+/// Saves as a 1-bit (bilevel) TIFF: grey values >= 128 become white.
+int kv_save_tiff_1bit(VipsImage *in, const char *path);
+/// Saves `n` images as the pages of one multi-page TIFF (stacked vertically, each page `page_height` rows;
+/// every image must be that tall and as wide as the widest, narrower ones are padded with black).
+int kv_save_tiff_pages(VipsImage **pages, int n, const char *path);
 
 void kv_unref(VipsImage *image);
 

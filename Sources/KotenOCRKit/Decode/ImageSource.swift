@@ -5,6 +5,8 @@ import Foundation
 ///
 /// Formats: whatever Debian's libvips 8.14 reads — JPEG, PNG (8/16-bit, grey, alpha, palette), TIFF
 /// (multi-page, 1-bit), WebP, GIF, HEIC, JPEG 2000, BMP (via the magick loader), PDF (rendered at `pdfDPI`).
+/// The pixel limit is checked on the header before any pixel buffer exists, for every format (BMP's header
+/// is read by `kv_bmp_size`, as ImageMagick would decode the image to learn its size).
 /// Sizes are upright: the EXIF orientation is applied (a deliberate deviation from NDL's reference, which
 /// ignores it; reference-pipelines.md §3.8). Decoding is always top-to-bottom in strips, truncation is an
 /// error (`ImageError.truncated`), and `decode(fitting:)` decodes JPEGs at reduced size (shrink-on-load)
@@ -38,19 +40,16 @@ public struct ImageSource: Sendable {
         self.page = page
         self.pdfDPI = pdfDPI
         let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw ImageError.notFound(path: path)
+        let loaderName = try Self.findLoader(path: path)
+        loader = Self.shortLoaderName(loaderName)
+        // ImageMagick (libvips' BMP reader) decodes the whole image while reading the header: check the size first.
+        var declaredWidth: Int64 = 0, declaredHeight: Int64 = 0
+        if loader.hasPrefix("magick"), kv_bmp_size(path, &declaredWidth, &declaredHeight) == 0,
+           declaredWidth.multipliedReportingOverflow(by: declaredHeight).partialValue > Int64(maxPixels) {
+            throw ImageError.tooLarge(path: path, width: Int(declaredWidth), height: Int(declaredHeight), limit: maxPixels)
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        if size == 0 { throw ImageError.empty(path: path) }
-        guard let loaderName = kv_loader(path) else {
-            _ = Vips.lastError(fallback: "")
-            throw ImageError.unsupportedFormat(path: path)
-        }
-        loader = Self.shortLoaderName(String(cString: loaderName))
         let handle = try Self.openHandle(path: path, page: page, shrink: 1, dpi: pdfDPI)
-        pageCount = Int(kv_n_pages(handle.pointer))
+        pageCount = kv_loader_is_paged(loaderName) != 0 ? Int(kv_n_pages(handle.pointer)) : 1
         if page >= pageCount { throw ImageError.noSuchPage(path: path, page: page, pageCount: pageCount) }
         orientation = Int(kv_orientation(handle.pointer))
         let swap = orientation >= 5
@@ -59,6 +58,19 @@ public struct ImageSource: Sendable {
         if width * height > maxPixels {
             throw ImageError.tooLarge(path: path, width: width, height: height, limit: maxPixels)
         }
+    }
+
+    /// Number of pages of the file at `url`, read from the header of its first page (a single-page format
+    /// is not opened at all: only its first bytes are read to recognise it). No pixel is decoded and no
+    /// size limit applies here; each page is checked when it is opened. Throws `ImageError` naming the file:
+    /// not found, empty, not an image, corrupt.
+    public static func pageCount(of url: URL) throws -> Int {
+        Vips.start()
+        let path = url.path
+        let loaderName = try findLoader(path: path)
+        guard kv_loader_is_paged(loaderName) != 0 else { return 1 }
+        let handle = try openHandle(path: path, page: 0, shrink: 1, dpi: 72)
+        return Int(kv_n_pages(handle.pointer))
     }
 
     /// Decodes the whole page at full resolution, upright, as 8-bit RGB (grey replicated, alpha dropped
@@ -108,6 +120,22 @@ public struct ImageSource: Sendable {
     private func uprightHandle(shrink: Int) throws -> VipsHandle {
         let raw = try Self.openHandle(path: path, page: page, shrink: shrink, dpi: pdfDPI)
         return try raw.apply(describe) { img, out in kv_to_rgb8(img, 1, out) }
+    }
+
+    /// The libvips loader type name for `path` ("VipsForeignLoadPngFile"), after checking the file exists and is
+    /// not empty. Throws `ImageError.notFound`, `.empty`, `.unsupportedFormat`.
+    private static func findLoader(path: String) throws -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw ImageError.notFound(path: path)
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        if size == 0 { throw ImageError.empty(path: path) }
+        guard let loaderName = kv_loader(path) else {
+            _ = Vips.lastError(fallback: "")
+            throw ImageError.unsupportedFormat(path: path)
+        }
+        return String(cString: loaderName)
     }
 
     private static func openHandle(path: String, page: Int, shrink: Int, dpi: Double) throws -> VipsHandle {

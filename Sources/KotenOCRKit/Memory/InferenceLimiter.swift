@@ -3,7 +3,8 @@
 /// Every `ModelHandle.run` passes through the store's limiter, so a page with 300 lines never has more than
 /// `limit` recognitions (or detections) running, each with its own activation buffers — the third failure in
 /// memory-design.md. Waiters are served first-in, first-out. `inFlight` and `highWaterMark` let tests and
-/// benchmarks check the bound.
+/// benchmarks check the bound. An exclusive run (used once per model to measure its activation memory alone)
+/// takes every slot.
 public actor InferenceLimiter {
     /// The most runs allowed at once (≥ 1).
     public let limit: Int
@@ -11,34 +12,42 @@ public actor InferenceLimiter {
     public private(set) var inFlight = 0
     /// The most runs that were ever in flight at once.
     public private(set) var highWaterMark = 0
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var slotsTaken = 0
+    private var waiters: [(slots: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     public init(limit: Int = 4) {
         self.limit = max(1, limit)
     }
 
-    /// Runs `body` once a slot is free. The slot is returned when `body` returns or throws.
-    public func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        await acquire()
-        defer { release() }
+    /// Runs `body` once a slot is free (all slots when `exclusive`). The slots are returned when `body`
+    /// returns or throws.
+    public func run<T: Sendable>(exclusive: Bool = false, _ body: @Sendable () async throws -> T) async throws -> T {
+        let slots = exclusive ? limit : 1
+        await acquire(slots)
+        inFlight += 1
+        highWaterMark = max(highWaterMark, inFlight)
+        defer {
+            inFlight -= 1
+            release(slots)
+        }
         return try await body()
     }
 
-    private func acquire() async {
-        if inFlight < limit {
-            inFlight += 1
-        } else {
-            await withCheckedContinuation { waiters.append($0) }
-            // The releasing task handed its slot over: inFlight already counts us.
+    private func acquire(_ slots: Int) async {
+        if waiters.isEmpty && slotsTaken + slots <= limit {
+            slotsTaken += slots
+            return
         }
-        highWaterMark = max(highWaterMark, inFlight)
+        await withCheckedContinuation { waiters.append((slots, $0)) }
+        // The releasing task handed the slots over: slotsTaken already counts them.
     }
 
-    private func release() {
-        if waiters.isEmpty {
-            inFlight -= 1
-        } else {
-            waiters.removeFirst().resume()
+    private func release(_ slots: Int) {
+        slotsTaken -= slots
+        while let first = waiters.first, slotsTaken + first.slots <= limit {
+            waiters.removeFirst()
+            slotsTaken += first.slots
+            first.continuation.resume()
         }
     }
 

@@ -49,14 +49,7 @@ public enum ProcessMemory {
     public static var physicalBytes: Int { Int(clamping: ProcessInfo.processInfo.physicalMemory) }
 
     #if os(Linux)
-    private static func statusField(_ key: String) -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in text.split(separator: "\n") where line.hasPrefix(key) {
-            let digits = line.dropFirst(key.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) } ?? 0
-            return digits * 1024
-        }
-        return 0
-    }
+    private static func statusField(_ key: StaticString) -> Int { ResidentReader.statusField(key) }
     #endif
 
     #if canImport(Darwin)

@@ -18,7 +18,7 @@ public actor ModelStore {
     /// Resident bytes of the process when the store was created, ONNX Runtime's environment included.
     public nonisolated let baselineBytes: Int
 
-    private struct Entry {
+    struct Entry {
         let descriptor: ModelDescriptor
         let session: InferenceSession
         let residentBytes: Int
@@ -26,11 +26,16 @@ public actor ModelStore {
         var leases: Int
     }
 
-    private var entries: [String: Entry] = [:]
+    var entries: [String: Entry] = [:]
     private var registered: [OCRMode: [ModelDescriptor]] = [:]
-    private var activationPeaks: [String: [Int: Int]] = [:]
+    var activationPeaks: [String: [Int: Int]] = [:]
     private var measuredResident: [String: Int] = [:]
-    private var activeMode: OCRMode?
+    var measuring: Set<String> = []
+    /// Activation bytes reserved by runs in flight (admitted, not finished).
+    var reservedActivationBytes = 0
+    /// Runs waiting for room under the budget.
+    var roomWaiters: [CheckedContinuation<Void, Never>] = []
+    var activeMode: OCRMode?
     private var clock: UInt64 = 0
     private var observers: [UUID: AsyncStream<ModelStoreEvent>.Continuation] = [:]
     private var history: [ModelStoreEvent] = []
@@ -62,9 +67,15 @@ public actor ModelStore {
     /// Every event so far (loads, evictions, releases, measurements), oldest first.
     public func eventLog() -> [ModelStoreEvent] { history }
 
+    /// A stream of every event from now on, and how many events the log held when it began — taken in one
+    /// step, so `eventLog()[logCount...]` are exactly the events the stream delivers.
+    public func subscribe() -> (logCount: Int, events: AsyncStream<ModelStoreEvent>) {
+        (history.count, events())
+    }
+
     private func removeObserver(_ id: UUID) { observers[id] = nil }
 
-    private func emit(_ event: ModelStoreEvent) {
+    func emit(_ event: ModelStoreEvent) {
         history.append(event)
         for c in observers.values { c.yield(event) }
     }
@@ -84,9 +95,9 @@ public actor ModelStore {
     public var currentMode: OCRMode? { activeMode }
 
     /// Loads every registered model of `mode` now (instead of lazily on first use).
-    public func preload(_ mode: OCRMode) throws {
+    public func preload(_ mode: OCRMode) async throws {
         for d in registered[mode] ?? [] {
-            _ = try checkout(d)
+            _ = try await checkout(d)
             checkin(d)
         }
     }
@@ -122,7 +133,7 @@ public actor ModelStore {
         entries[d.id]?.residentBytes ?? measuredResident[d.id] ?? d.estimatedResidentBytes
     }
 
-    private func footprint(_ d: ModelDescriptor) -> Int {
+    func footprint(_ d: ModelDescriptor) -> Int {
         residentEstimate(d) + activationEstimate(d, inputElements: d.typicalInputElements)
     }
 
@@ -178,7 +189,7 @@ public actor ModelStore {
         return clock
     }
 
-    private func checkout(_ d: ModelDescriptor) throws -> InferenceSession {
+    private func checkout(_ d: ModelDescriptor) async throws -> InferenceSession {
         if var e = entries[d.id] {
             e.leases += 1
             e.lastUse = tick()
@@ -191,7 +202,11 @@ public actor ModelStore {
         if minimum > budgetBytes {
             throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: minimum, budgetBytes: budgetBytes)
         }
-        makeRoom(for: footprint(d), loading: d)
+        try await waitForRoom(footprint(d), for: d)
+        if let e = entries[d.id] {  // loaded by another task while this one waited
+            entries[d.id]?.leases += 1
+            return e.session
+        }
         let before = AllocatorPolicy.bytesInUse() ?? ResidentReader.bytes()
         let start = Date()
         let session = try InferenceSession(contentsOf: d.url, options: sessionOptions, stage: d.stage,
@@ -212,7 +227,7 @@ public actor ModelStore {
     /// Evicts least-recently-used models not in use until `bytes` more fit under the budget: first models of
     /// inactive modes, then idle models of `d`'s own mode (reloaded when next needed). Freed pages are
     /// returned to the system at once.
-    private func makeRoom(for bytes: Int, loading d: ModelDescriptor) {
+    func makeRoom(for bytes: Int, loading d: ModelDescriptor) {
         while ResidentReader.bytes() + bytes > budgetBytes {
             let idle = entries.values.filter { $0.leases == 0 && $0.descriptor.id != d.id }
             let inactive = idle.filter { $0.descriptor.mode != d.mode && $0.descriptor.mode != activeMode }
@@ -238,59 +253,19 @@ public actor ModelStore {
         return Int(d.activationBytesPerElement * Double(inputElements))
     }
 
-    /// Before a run: makes room under the budget for its expected activations. Returns true if this run
-    /// should be measured (first run of this input size).
-    func prepareRun(_ d: ModelDescriptor, inputElements: Int) -> Bool {
-        makeRoom(for: activationEstimate(d, inputElements: inputElements), loading: d)
-        return activationPeaks[d.id]?[inputElements] == nil
+    /// Whether a run should be measured: the model's first run, which then runs alone (every limiter slot) so
+    /// that no other run's memory is counted as its own. Later sizes are estimated from it per input element.
+    func shouldMeasure(_ d: ModelDescriptor) -> Bool {
+        guard activationPeaks[d.id] == nil, !measuring.contains(d.id) else { return false }
+        measuring.insert(d.id)
+        return true
     }
 
+    func cancelMeasurement(_ d: ModelDescriptor) { measuring.remove(d.id) }
+
     func recordActivation(_ d: ModelDescriptor, inputElements: Int, bytes: Int) {
+        measuring.remove(d.id)
         activationPeaks[d.id, default: [:]][inputElements] = bytes
         emit(.activationMeasured(model: d.id, inputElements: inputElements, bytes: bytes))
     }
-}
-
-/// A loaded model lent to a stage by `ModelStore.withModel`. Its runs pass the store's inference limiter.
-public struct ModelHandle: Sendable {
-    public let descriptor: ModelDescriptor
-    let session: InferenceSession
-    let store: ModelStore
-
-    /// The session's inputs (names, element types, shapes with -1 for dynamic dimensions).
-    public var inputs: [TensorInfo] { session.inputs }
-    /// The session's outputs.
-    public var outputs: [TensorInfo] { session.outputs }
-
-    /// Runs the model on `inputs` (by name), within the inference limiter. The first run of each input size
-    /// measures the activation peak and records it with the store (used by the budget).
-    /// Throws `InferenceError` with ONNX Runtime's message.
-    public func run(_ inputs: [String: Tensor], outputNames: [String]? = nil) async throws -> [String: Tensor] {
-        let elements = inputs.values.reduce(0) { $0 + $1.elementCount }
-        let measure = await store.prepareRun(descriptor, inputElements: elements)
-        let session = self.session
-        let shrink = store.sessionOptions.usesArena(for: descriptor.stage)
-        let (outputs, peak, before) = try await store.limiter.run { () async throws -> ([String: Tensor], Int, Int) in
-            // ORT's Run blocks its thread: it runs on the inference queue, not on Swift's cooperative pool,
-            // so `limit` runs can really be in flight and other tasks keep their threads.
-            try await withCheckedThrowingContinuation { continuation in
-                InferenceQueue.shared.async {
-                    let before = ResidentReader.bytes()
-                    let sampler = measure ? PeakSampler() : nil
-                    sampler?.start()
-                    let result = Result { try session.run(inputs, outputNames: outputNames, shrinkArena: shrink) }
-                    let peak = sampler?.stop() ?? 0
-                    continuation.resume(with: result.map { ($0, peak, before) })
-                }
-            }
-        }
-        if measure { await store.recordActivation(descriptor, inputElements: elements, bytes: max(0, peak - before)) }
-        return outputs
-    }
-}
-
-/// The threads blocking ONNX Runtime runs execute on (a concurrent dispatch queue; how many run at once is
-/// the inference limiter's business).
-enum InferenceQueue {
-    static let shared = DispatchQueue(label: "koten-ocr.inference", qos: .userInitiated, attributes: .concurrent)
 }

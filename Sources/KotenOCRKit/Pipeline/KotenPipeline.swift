@@ -34,16 +34,22 @@ public struct KotenPipeline: ModePipeline {
 
     public func read(_ source: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
         try await prepare(store: store)
-        let detected = try await detector.detect(source, store: store)
-        AllocatorPolicy.trim()
-        let page = try detected.page ?? source.decode()
+        let detector = self.detector, recogniser = self.recogniser
+        let detected = try await PipelineStage.detect.measure { try await detector.detect(source, store: store) }
+        AllocatorPolicy.trim()  // the detector's activations go back to the system before recognition
+        let page = try detected.page ?? PipelineStage.decode.measure { try source.decode() }
         let image = ImageInfo(width: page.width, height: page.height, path: source.url.relativePath,
                               name: source.url.lastPathComponent)
-        var tree = try KotenPage.orderedPage(detections: detected.detections, imageWidth: page.width,
-                                             imageHeight: page.height, imageName: image.name)
-        let readings = try await KotenRecognition.read(
-            lines: KotenPage.recognitionLines(in: tree), imageWidth: page.width, imageHeight: page.height,
-            recogniser: KotenLineRecogniser(page: page, recogniser: recogniser, store: store), maxConcurrentReads: limit)
+        var tree = try PipelineStage.order.measure {
+            try KotenPage.orderedPage(detections: detected.detections, imageWidth: page.width, imageHeight: page.height,
+                                      imageName: image.name)
+        }
+        let readings = try await PipelineStage.recognise.measure {
+            try await KotenRecognition.read(lines: KotenPage.recognitionLines(in: tree), imageWidth: page.width,
+                                            imageHeight: page.height,
+                                            recogniser: KotenLineRecogniser(page: page, recogniser: recogniser, store: store),
+                                            maxConcurrentReads: limit)
+        }
         tree.setLineStrings(readings.map(\.text))
         let info = [PageResult.ModelInfo(model: files.detector, role: "detector"),
                     PageResult.ModelInfo(model: files.recogniser, role: "recogniser")]

@@ -87,17 +87,22 @@ public struct NDLPipeline: ModePipeline {
 
     public func read(_ source: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
         let ready = try await prepared(store)
-        let detected = try await detector.detect(source, store: store)
+        let detector = self.detector
+        let detected = try await PipelineStage.detect.measure { try await detector.detect(source, store: store) }
         AllocatorPolicy.trim()  // the detector's activations go back to the system before recognition
-        let page = try detected.page ?? source.decode()
+        let page = try detected.page ?? PipelineStage.decode.measure { try source.decode() }
         let image = ImageInfo(width: page.width, height: page.height, path: source.url.relativePath,
                               name: source.url.lastPathComponent)
-        var tree = try NDLPage.orderedPage(detections: detected.detections, imageWidth: page.width,
-                                           imageHeight: page.height, imageName: image.name)
+        var tree = try PipelineStage.order.measure {
+            try NDLPage.orderedPage(detections: detected.detections, imageWidth: page.width, imageHeight: page.height,
+                                    imageName: image.name)
+        }
         let lines = NDLPage.recognitionLines(in: &tree, detections: detected.detections)
-        let readings = try await NDLCascade.read(
-            lines: lines, imageWidth: page.width, imageHeight: page.height,
-            recogniser: NDLLineRecogniser(page: page, recognisers: ready.recognisers, store: store), maxConcurrentReads: limit)
+        let readings = try await PipelineStage.recognise.measure {
+            try await NDLCascade.read(lines: lines, imageWidth: page.width, imageHeight: page.height,
+                                      recogniser: NDLLineRecogniser(page: page, recognisers: ready.recognisers, store: store),
+                                      maxConcurrentReads: limit)
+        }
         tree.setLineStrings(readings.map(\.text))
         return PageResult(source: source, models: ready.modelInfo, reference: ReferencePage(mode: .ndl, page: tree, image: image),
                           readings: readings)

@@ -23,11 +23,15 @@ public struct OCRConfiguration: Sendable {
     /// Apply `AllocatorPolicy` (glibc: fixed mmap threshold, trimming) when the engine starts. It is
     /// process-wide; turn it off if the host application manages its allocator itself.
     public var tuneAllocator: Bool
+    /// Watch for memory pressure (Linux: PSI and a resident watchdog against the budget; Apple: the system's
+    /// memory-pressure source and UIKit's warning) and release inactive modes' models when it comes.
+    public var watchMemoryPressure: Bool
 
     public init(mode: OCRMode = .ppocr, models: ModelDirectory, memoryBudgetBytes: Int? = nil,
                 maxConcurrentInferences: Int = 4, sessionOptions: SessionOptions = SessionOptions(),
                 maxPixels: Int = ImageSource.defaultMaxPixels, ppocrDetectorMaxSide: Int = 960,
-                ppocrOrientationClassifier: Bool = true, pdfDPI: Double = 300, tuneAllocator: Bool = true) {
+                ppocrOrientationClassifier: Bool = true, pdfDPI: Double = 300, tuneAllocator: Bool = true,
+                watchMemoryPressure: Bool = true) {
         self.mode = mode
         self.models = models
         self.memoryBudgetBytes = memoryBudgetBytes
@@ -38,5 +42,6 @@ public struct OCRConfiguration: Sendable {
         self.ppocrOrientationClassifier = ppocrOrientationClassifier
         self.pdfDPI = pdfDPI
         self.tuneAllocator = tuneAllocator
+        self.watchMemoryPressure = watchMemoryPressure
     }
 }

@@ -25,31 +25,37 @@ public struct PPOCRPipeline: ModePipeline {
     }
 
     public func read(_ page: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
-        let detections = try await detector.detect(page, store: store)
+        let detector = self.detector
+        let detections = try await PipelineStage.detect.measure { try await detector.detect(page, store: store) }
         AllocatorPolicy.trim()  // the detector's activations go back to the system before the page is decoded
         // Crops at source resolution; the full page exists only while they are cut.
         let crops: [(crop: RGBImage, orientation: LineOrientation)]
         if detections.isEmpty {
             crops = []
         } else {
-            let image = try page.decode()
-            crops = detections.map { d in
-                let crop = perspectiveCrop(image, quad: d.quad)
-                let orientation = LineOrientation(width: Double(crop.width), height: Double(crop.height))
-                return (orientation == .vertical ? crop.rotatedCounterClockwise() : crop, orientation)
+            crops = try PipelineStage.decode.measure {
+                let image = try page.decode()
+                return detections.map { d in
+                    let crop = perspectiveCrop(image, quad: d.quad)
+                    let orientation = LineOrientation(width: Double(crop.width), height: Double(crop.height))
+                    return (orientation == .vertical ? crop.rotatedCounterClockwise() : crop, orientation)
+                }
             }
         }
         AllocatorPolicy.trim()  // the full-resolution page is gone; only the line crops remain
         let classifier = self.classifier, recogniser = self.recogniser
-        let texts = try await boundedMap(crops.map(\.crop), limit: limit) { line -> RecognisedText in
-            var line = line
-            if let classifier, try await classifier.isUpsideDown(line, store: store) { line = line.rotated180() }
-            return try await recogniser.recognise(line, store: store)
+        let texts = try await PipelineStage.recognise.measure {
+            try await boundedMap(crops.map(\.crop), limit: limit) { line -> RecognisedText in
+                var line = line
+                if let classifier, try await classifier.isUpsideDown(line, store: store) { line = line.rotated180() }
+                return try await recogniser.recognise(line, store: store)
+            }
         }
         let lines = zip(detections, zip(texts, crops)).map { d, tc in
             PageResult.TextLine(detection: d, text: tc.0, orientation: tc.1.orientation)
         }
-        return PageResult(source: page, mode: mode, models: models, lines: PageReadingOrder.ordered(lines))
+        let ordered = PipelineStage.order.measure { PageReadingOrder.ordered(lines) }
+        return PageResult(source: page, mode: mode, models: models, lines: ordered)
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import CONNXRuntime
 
 /// How an inference session is configured (ONNX Runtime session options).
@@ -11,8 +12,12 @@ import CONNXRuntime
 public struct SessionOptions: Sendable, Hashable {
     public enum GraphOptimisation: Sendable, Hashable { case disabled, basic, extended, all }
 
-    /// Threads used inside one operator (ORT intra-op). ≥ 1.
+    /// Threads used inside one operator (ORT intra-op) for classification and recognition, whose runs go
+    /// in parallel through the inference limiter. ≥ 1.
     public var intraOpThreads: Int = 1
+    /// Intra-op threads for detection: one page-sized run at a time, so it gets the machine's cores
+    /// (at most 4). ≥ 1.
+    public var detectionThreads: Int = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
     /// Threads used across independent operators (ORT inter-op). ≥ 1.
     public var interOpThreads: Int = 1
     /// When ORT's CPU memory arena is used. Where it is on, it is shrunk after every run.
@@ -56,8 +61,14 @@ public struct SessionOptions: Sendable, Hashable {
         try ORT.check(try ORT.fn(api.CreateSessionOptions, "CreateSessionOptions")(&options), "CreateSessionOptions")
         guard let options else { throw InferenceError.ortFailure(call: "CreateSessionOptions", code: -1, message: "nil") }
         do {
-            try ORT.check(try ORT.fn(api.SetIntraOpNumThreads, "SetIntraOpNumThreads")(options, Int32(intraOpThreads)),
+            let threads = stage == .detection ? detectionThreads : intraOpThreads
+            try ORT.check(try ORT.fn(api.SetIntraOpNumThreads, "SetIntraOpNumThreads")(options, Int32(threads)),
                           "SetIntraOpNumThreads")
+            if threads > 1 {
+                // Idle pool threads would spin after the run and take the cores the recognisers need.
+                try ORT.check(try ORT.fn(api.AddSessionConfigEntry, "AddSessionConfigEntry")(options, "session.intra_op.allow_spinning", "0"),
+                              "AddSessionConfigEntry")
+            }
             try ORT.check(try ORT.fn(api.SetInterOpNumThreads, "SetInterOpNumThreads")(options, Int32(interOpThreads)),
                           "SetInterOpNumThreads")
             let level: GraphOptimizationLevel

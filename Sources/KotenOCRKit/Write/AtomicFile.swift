@@ -6,7 +6,7 @@ public enum AtomicFile {
     /// Writes `data` to `url` atomically. Throws `CocoaError` / POSIX errors naming the path.
     public static func write(_ data: Data, to url: URL) throws {
         let dir = url.deletingLastPathComponent()
-        let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(UInt32.random(in: 0...UInt32.max))")
+        let tmp = dir.appendingPathComponent(temporaryPrefix(for: url.lastPathComponent) + "\(UInt32.random(in: 0...UInt32.max))")
         do {
             try data.write(to: tmp, options: [])
             if rename(tmp.path, url.path) != 0 {
@@ -17,6 +17,30 @@ public enum AtomicFile {
             try? FileManager.default.removeItem(at: tmp)
             throw error
         }
+    }
+
+    /// The start of the name of every temporary file `write` makes for a target named `name`
+    /// (`.<name>.tmp-`): hidden, and never mistaken for a result.
+    public static func temporaryPrefix(for name: String) -> String { ".\(name).tmp-" }
+
+    /// Removes temporary files a killed writer left behind for the targets `urls` (only theirs: other
+    /// writers' temporary files in the same folders are untouched). Returns the removed files.
+    @discardableResult
+    public static func removeStaleTemporaries(for urls: [URL]) -> [URL] {
+        var targetsByFolder: [URL: Set<String>] = [:]
+        for url in urls { targetsByFolder[url.deletingLastPathComponent(), default: []].insert(url.lastPathComponent) }
+        var removed: [URL] = []
+        for (folder, targets) in targetsByFolder {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
+            for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
+                guard let cut = name.range(of: ".tmp-", options: .backwards) else { continue }
+                let target = String(name[name.index(after: name.startIndex)..<cut.lowerBound])
+                guard targets.contains(target) else { continue }
+                let url = folder.appendingPathComponent(name)
+                if (try? FileManager.default.removeItem(at: url)) != nil { removed.append(url) }
+            }
+        }
+        return removed
     }
 
     /// Writes `text` as UTF-8.

@@ -55,9 +55,9 @@ struct BadInputTests {
         let json = try Data(contentsOf: run.outputDir.appendingPathComponent("scaned0.json"))
         let page = try JSONDecoder().decode(PageResult.self, from: json)
         #expect(page.lines.count >= 5)
-        // Nothing else, and no temporary file, in the output folder.
+        // Nothing else but the batch manifest, and no temporary file, in the output folder.
         let names = try FileManager.default.contentsOfDirectory(atPath: run.outputDir.path).sorted()
-        #expect(names == ["scaned0.json", "scaned0.txt"])
+        #expect(names == [".koten-ocr-manifest.jsonl", "scaned0.json", "scaned0.txt"])
         #expect(run.result.stderr.split(separator: "\n").count == 5)
     }
 

@@ -57,12 +57,13 @@ enum ModeFixtures {
 
     /// Runs the CLI with no model folder from the user's environment: `$KOTEN_OCR_MODELS` removed and
     /// `$XDG_DATA_HOME` an empty folder, then `environment` applied.
+    /// Runs from the package root, so `./.deps/models` (PP-OCRv5) is on the model search path.
     static func cli(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
         var env = ProcessInfo.processInfo.environment
         env["KOTEN_OCR_MODELS"] = nil
         env["XDG_DATA_HOME"] = try TestPaths.temporaryDirectory("xdg").path
         env.merge(environment) { $1 }
-        return try runProcess(TestPaths.cli, arguments, environment: env)
+        return try runProcess(TestPaths.cli, arguments, environment: env, directory: TestPaths.packageRoot)
     }
 
     /// A CLI run writing into a fresh output folder.
@@ -81,13 +82,20 @@ enum ModeFixtures {
     }
 
     /// A run that read every page of `images`: exit 0, nothing on standard error, and in its output folder
-    /// exactly `<stem>.txt|json|xml|ndl.json` per image plus `extra` (no temporary files).
+    /// exactly `<stem>.txt|json|xml|ndl.json` per image plus `extra` and the batch manifest (no temporary files).
     static func expectCleanRun(_ run: Run, images: [URL], extra: [String] = []) throws {
         #expect(run.result.status == 0, "\(run.result.stderr)")
         #expect(run.result.stderr.isEmpty)
         let stems = images.map { $0.deletingPathExtension().lastPathComponent }
         let expected = stems.flatMap { s in ["txt", "json", "xml", "ndl.json"].map { "\(s).\($0)" } } + extra
-        #expect(try FileManager.default.contentsOfDirectory(atPath: run.out.path).sorted() == expected.sorted())
+        #expect(try outputFiles(run.out) == expected.sorted())
+    }
+
+    /// The files in an output folder, sorted, after checking that the only hidden one is the batch manifest.
+    static func outputFiles(_ folder: URL) throws -> [String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names.filter { $0.hasPrefix(".") } == [BatchManifest.fileName(shard: nil)])
+        return names.filter { !$0.hasPrefix(".") }.sorted()
     }
 
     /// Standard error's lines.

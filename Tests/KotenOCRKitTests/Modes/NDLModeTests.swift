@@ -10,7 +10,7 @@ import Testing
 struct NDLMode {
     /// One CLI run over every shared NDL page, all per-page formats.
     static let run = ModeFixtures.run("ndl-mode") { out in
-        ["--mode", "ndl", "--models", try ModeFixtures.standIns().path, "--output", out.path,
+        ["-q", "--mode", "ndl", "--models", try ModeFixtures.standIns().path, "--output", out.path,
          "--format", "txt,json,xml,ndl-json"] + ModeFixtures.ndlImages.map(\.path)
     }
 

@@ -67,12 +67,17 @@ struct ProcessResult {
     let stderr: String
 }
 
+/// Diagnostics payloads of CLI runs started by tests go here, not into the user's state directory.
+let testStateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("koten-ocr-test-state-\(getpid())")
+
 func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
                 directory: URL? = nil) throws -> ProcessResult {
     let p = Process()
     p.executableURL = executable
     p.arguments = arguments
-    if let environment { p.environment = environment }
+    var env = environment ?? ProcessInfo.processInfo.environment
+    if env["KOTEN_OCR_STATE_DIR"] == nil { env["KOTEN_OCR_STATE_DIR"] = testStateDirectory.path }
+    p.environment = env
     if let directory { p.currentDirectoryURL = directory }
     let out = Pipe(), err = Pipe()
     p.standardOutput = out

@@ -30,7 +30,7 @@ public struct DBDetector: TextDetector {
         let size = Self.inputSize(width: page.width, height: page.height, maxSide: maxSide)
         let map: (values: [Float], width: Int, height: Int) = try await store.withModel(model) { handle in
             // The input tensor lives only inside this closure: activations and input are gone before crops.
-            let input = try page.decode(fitting: size.width, size.height, kernel: .linear)
+            let input = try PipelineStage.decode.measure { try page.decode(fitting: size.width, size.height, kernel: .linear) }
             let tensor = packImageTensor(input, order: .bgr, normalisation: Self.normalisation)
             guard let name = handle.inputs.first?.name else {
                 throw InferenceError.signatureMismatch(model: model.url.lastPathComponent, reason: "no input")

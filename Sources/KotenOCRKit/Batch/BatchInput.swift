@@ -1,0 +1,38 @@
+import Foundation
+
+/// One input file of a batch.
+public struct BatchInput: Sendable, Hashable {
+    /// The file.
+    public let url: URL
+    /// Its path as the user gave it (an argument or a list line; for a file found in a directory, the
+    /// directory as given joined with the path below it). Errors and the manifest name it so.
+    public let path: String
+    /// Where its results go below the output directory, with the input's file name: its path below the
+    /// directory given (`vol1/0001.jpg`) for a file found in a directory, its file name for a file given
+    /// directly. Also the input's part of the shard key, so the partition does not depend on where the
+    /// corpus is mounted or in which order it is listed.
+    public let relativePath: String
+
+    public init(path: String, relativePath: String) {
+        self.url = URL(fileURLWithPath: path)
+        self.path = path
+        self.relativePath = relativePath
+    }
+}
+
+/// An input or page that could not be read: one line naming the file and the reason.
+public struct BatchFailure: Sendable, Equatable, CustomStringConvertible {
+    /// The path as given.
+    public let path: String
+    public let reason: String
+    /// `relativePath#page` of the page it concerns (page 1 for a whole input), for the shard partition.
+    public let shardKey: String
+
+    public init(path: String, reason: String, shardKey: String) {
+        self.path = path
+        self.reason = reason
+        self.shardKey = shardKey
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// What a batch run will do, decided before any page is read.
+public struct BatchPlan: Sendable {
+    /// Pages this run reads, in input order (this shard's only), with nothing in the way of their results.
+    public let tasks: [PageTask]
+    /// Pages skipped because the manifest records them as done and their results are intact (`--resume`).
+    public let alreadyDone: Int
+    /// This shard's inputs that cannot be read at all (missing, not an image, a `--pages` past the end, ...).
+    public let failures: [BatchFailure]
+    /// Temporary files of a killed run that were removed.
+    public let removedTemporaries: [URL]
+    /// The manifest this run appends to (nil without an output directory).
+    public let manifest: URL?
+    /// The run's TEI document (`--format tei`), relative to the output directory: `<first-stem>_tei.xml`,
+    /// after the first page this run reads. Not recorded in the manifest.
+    public var runDocument: String? = nil
+
+    /// Plans a batch over `paths` (files and directories) and `listed` (the lines of input lists, whose relative
+    /// file paths keep their folders, see `InputCollector.collect`): expands directories, reads each
+    /// input's page count from its header, applies `--pages`, refuses two inputs writing the same result, keeps
+    /// this shard's pages, creates the output directory, and checks every result file already there against
+    /// the manifest (resuming skips verified pages; a result the batch may not replace is an error). Removes
+    /// this shard's stale temporary files. Throws `BatchSetupError` before anything is written to a result.
+    public static func prepare(_ paths: [String], listed: [String] = [],
+                               options: BatchOptions) throws(BatchSetupError) -> BatchPlan {
+        let named = InputCollector.collect(paths, recursive: options.recursive)
+        let fromLists = InputCollector.collect(listed, recursive: options.recursive, keepingFolders: true)
+        let collected = (inputs: named.inputs + fromLists.inputs, failures: named.failures + fromLists.failures)
+        var failures = collected.failures
+        var tasks: [PageTask] = []
+        var seen = Set<String>()
+        for input in collected.inputs {
+            let pages: [Int], pageCount: Int
+            do {
+                pageCount = try ImageSource.pageCount(of: input.url)
+                if pageCount > 1, let selection = options.pages {
+                    pages = try selection.pages(of: pageCount)
+                } else {
+                    pages = Array(0..<pageCount)
+                }
+            } catch let e as PageSelection.PastEnd {
+                failures.append(BatchFailure(path: input.path,
+                                             reason: "--pages asks for page \(e.page), but the file has \(e.pageCount) pages",
+                                             shardKey: "\(input.relativePath)#1"))
+                continue
+            } catch {
+                failures.append(BatchFailure(path: input.path, reason: reason(error), shardKey: "\(input.relativePath)#1"))
+                continue
+            }
+            // The same file named twice (e.g. also inside a directory given) is read once.
+            guard seen.insert(input.url.standardizedFileURL.path + "\u{0}" + input.relativePath).inserted else { continue }
+            tasks += pages.map { PageTask(input: input, page: $0, pageCount: pageCount) }
+        }
+        if options.outputDirectory != nil { try checkDistinctOutputs(tasks) }
+        if let shard = options.shard {
+            tasks = tasks.filter { shard.contains($0.key) }
+            failures = failures.filter { shard.contains($0.shardKey) }
+        }
+        guard let outputDirectory = options.outputDirectory else {
+            return BatchPlan(tasks: tasks, alreadyDone: 0, failures: failures, removedTemporaries: [], manifest: nil,
+                             runDocument: runDocument(tasks, options))
+        }
+        try createDirectory(outputDirectory)
+        let manifest = outputDirectory.appendingPathComponent(BatchManifest.fileName(shard: options.shard))
+        do {
+            _ = try BatchManifest.Writer(url: manifest)
+        } catch {
+            throw .outputDirectory(path: manifest.path, reason: "cannot write the batch manifest (\(reason(error)))")
+        }
+        let records = BatchManifest.load(from: outputDirectory)
+        var toRead: [PageTask] = []
+        var alreadyDone = 0
+        var blocked: [(path: String, owned: Bool)] = []
+        for task in tasks {
+            let files = options.pageFormats.map { task.outputFile($0) }
+            let record = records[task.key]
+            if options.resume, let record, isIntact(record, files: files, in: outputDirectory) {
+                alreadyDone += 1
+                continue
+            }
+            for file in files where FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(file).path) {
+                let owned = record?.outputs.contains { $0.file == file } ?? false
+                if options.overwrite || (owned && options.resume) { continue }
+                blocked.append((outputDirectory.appendingPathComponent(file).path, owned))
+            }
+            toRead.append(task)
+        }
+        if let document = runDocument(toRead, options), !options.overwrite,
+           FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(document).path) {
+            blocked.append((outputDirectory.appendingPathComponent(document).path, false))
+        }
+        if let first = blocked.first {
+            throw first.owned
+                ? .outputExists(path: first.path, reason: "already exists, written by an earlier batch in this folder",
+                                hint: "use --resume to continue that batch, or --overwrite to read its pages again", more: blocked.count - 1)
+                : .outputExists(path: first.path, reason: "already exists and is not recorded in this folder's batch manifest",
+                                hint: "use --overwrite to replace it", more: blocked.count - 1)
+        }
+        let removed = AtomicFile.removeStaleTemporaries(
+            for: tasks.flatMap { task in options.pageFormats.map { outputDirectory.appendingPathComponent(task.outputFile($0)) } })
+        return BatchPlan(tasks: toRead, alreadyDone: alreadyDone, failures: failures, removedTemporaries: removed, manifest: manifest,
+                         runDocument: runDocument(toRead, options))
+    }
+
+    /// `<first-stem>_tei.xml` when `--format tei` is asked for and there is a page to read.
+    static func runDocument(_ tasks: [PageTask], _ options: BatchOptions) -> String? {
+        guard options.formats.contains(.tei), let first = tasks.first else { return nil }
+        return first.outputStem + "_tei.xml"
+    }
+
+    /// A `done` record listing every one of `files`, each present with the recorded SHA-256.
+    static func isIntact(_ record: BatchManifest.Record, files: [String], in directory: URL) -> Bool {
+        guard record.state == .done else { return false }
+        for file in files {
+            guard let expected = record.outputs.first(where: { $0.file == file })?.sha256,
+                  let actual = try? SHA256.hex(fileAt: directory.appendingPathComponent(file)),
+                  actual == expected else { return false }
+        }
+        return true
+    }
+
+    /// Throws `.sameOutput` naming the first two inputs whose pages would write the same result.
+    static func checkDistinctOutputs(_ tasks: [PageTask]) throws(BatchSetupError) {
+        var owners: [String: PageTask] = [:]
+        for task in tasks {
+            if let other = owners[task.outputStem], other.input != task.input {
+                throw .sameOutput(first: other.input.path, second: task.input.path, output: task.outputStem + ".*")
+            }
+            owners[task.outputStem] = task
+        }
+    }
+
+    private static func createDirectory(_ url: URL) throws(BatchSetupError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw .outputDirectory(path: url.path, reason: "exists and is not a directory") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw .outputDirectory(path: url.path, reason: "cannot create output directory (\(reason(error)))")
+        }
+    }
+
+    /// The reason part of an error, without the path an `ImageError` starts with.
+    static func reason(_ error: Error) -> String {
+        if let e = error as? ImageError {
+            let text = e.description
+            let prefix = e.path + ": "
+            return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+        }
+        if let e = error as? CocoaError, let text = e.userInfo[NSLocalizedDescriptionKey] as? String { return text }
+        return String(describing: error).replacingOccurrences(of: "\n", with: " ")
+    }
+}

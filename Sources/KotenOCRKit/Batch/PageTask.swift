@@ -1,0 +1,37 @@
+import Foundation
+
+/// One page of one input, and where its results go.
+public struct PageTask: Sendable, Equatable {
+    public let input: BatchInput
+    /// 0-based page within the input.
+    public let page: Int
+    /// Pages in the input.
+    public let pageCount: Int
+
+    public init(input: BatchInput, page: Int, pageCount: Int) {
+        self.input = input
+        self.page = page
+        self.pageCount = pageCount
+    }
+
+    /// Results path without extension, relative to the output directory: the input's relative path without
+    /// its last extension (so `a.v1.jpg` gives `a.v1`), with `_p0001` (1-based, 4 digits or more) when the
+    /// input has more than one page.
+    public var outputStem: String {
+        let relative = input.relativePath
+        let base = PageOutput.stem(ofImageName: (relative as NSString).lastPathComponent)
+        let folder = (relative as NSString).deletingLastPathComponent
+        let number = String(page + 1)
+        let stem = pageCount > 1 ? base + "_p" + String(repeating: "0", count: max(0, 4 - number.count)) + number : base
+        return folder.isEmpty ? stem : folder + "/" + stem
+    }
+
+    /// The result file of `format`, relative to the output directory.
+    public func outputFile(_ format: ResultFormat) -> String { "\(outputStem).\(format.fileExtension)" }
+
+    /// `relativePath#page` (1-based): the page's identity in the manifest and for the shard partition.
+    public var key: String { "\(input.relativePath)#\(page + 1)" }
+
+    /// How errors name the page: the path, with the page number for multi-page inputs.
+    public var displayName: String { pageCount > 1 ? "\(input.path) page \(page + 1)" : input.path }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// A loaded model lent to a stage by `ModelStore.withModel`. Its runs pass the store's inference limiter.
+public struct ModelHandle: Sendable {
+    public let descriptor: ModelDescriptor
+    let session: InferenceSession
+    let store: ModelStore
+
+    /// The session's inputs (names, element types, shapes with -1 for dynamic dimensions).
+    public var inputs: [TensorInfo] { session.inputs }
+    /// The session's outputs.
+    public var outputs: [TensorInfo] { session.outputs }
+
+    /// Runs the model on `inputs` (by name), within the inference limiter. The first run of each input size
+    /// measures the activation peak and records it with the store (used by the budget).
+    /// Throws `InferenceError` with ONNX Runtime's message.
+    public func run(_ inputs: [String: Tensor], outputNames: [String]? = nil) async throws -> [String: Tensor] {
+        let elements = inputs.values.reduce(0) { $0 + $1.elementCount }
+        let measure = await store.shouldMeasure(descriptor)
+        let session = self.session
+        let shrink = store.sessionOptions.usesArena(for: descriptor.stage)
+        let outcome: ([String: Tensor], Int, Int)
+        do {
+            outcome = try await store.limiter.run(exclusive: measure) { [store, descriptor] () async throws -> ([String: Tensor], Int, Int) in
+                let reserved = try await store.admit(descriptor, inputElements: elements)
+                let result = await withCheckedContinuation { continuation in
+                    // ORT's Run blocks its thread: it runs on the inference queue, not on Swift's cooperative pool,
+                    // so `limit` runs can really be in flight and other tasks keep their threads.
+                    InferenceQueue.shared.async {
+                        let before = ResidentReader.bytes()
+                        let sampler = measure ? PeakSampler() : nil
+                        sampler?.start()
+                        let result = Result { try session.run(inputs, outputNames: outputNames, shrinkArena: shrink) }
+                        let peak = sampler?.stop() ?? 0
+                        continuation.resume(returning: result.map { ($0, peak, before) })
+                    }
+                }
+                await store.finish(reserved)
+                return try result.get()
+            }
+        } catch {
+            if measure { await store.cancelMeasurement(descriptor) }
+            throw error
+        }
+        let (outputs, peak, before) = outcome
+        if measure { await store.recordActivation(descriptor, inputElements: elements, bytes: max(0, peak - before)) }
+        return outputs
+    }
+}
+
+/// The threads blocking ONNX Runtime runs execute on (a concurrent dispatch queue; how many run at once is
+/// the inference limiter's business).
+enum InferenceQueue {
+    static let shared = DispatchQueue(label: "koten-ocr.inference", qos: .userInitiated, attributes: .concurrent)
+}

@@ -1,0 +1,45 @@
+import Foundation
+import KotenOCRKit
+
+/// Runs a planned batch for the command line: results to standard output (when there is no --output),
+/// one line per failure and the progress display to standard error.
+struct Runner {
+    let batch: BatchRunner
+    let quiet: Bool
+
+    func run(_ plan: BatchPlan) async -> BatchProgress {
+        let display = ProgressDisplay(style: quiet || plan.tasks.count < 2 ? .none : isatty(2) != 0 ? .bar : .lines)
+        let toStdout = batch.options.outputDirectory == nil
+        var firstStdoutResult = true
+        let progress = await batch.run(plan) { event in
+            switch event {
+            case .failed(let failure, let progress):
+                display.clear()
+                stderrLine("koten-ocr: \(failure)")
+                display.show(progress)
+            case .pageStarted(let task, let progress):
+                display.show(progress, current: task.pageCount > 1 ? "\(task.input.relativePath) p\(task.page + 1)" : task.input.relativePath)
+            case .pageRead(_, let results, let progress):
+                if toStdout {
+                    display.clear()
+                    for result in results {
+                        if !firstStdoutResult { FileHandle.standardOutput.write(Data("\u{0C}".utf8)) }
+                        firstStdoutResult = false
+                        FileHandle.standardOutput.write(result.data)
+                    }
+                }
+                display.show(progress)
+            case .runRead(let result, let progress):
+                if toStdout {
+                    display.clear()
+                    if !firstStdoutResult { FileHandle.standardOutput.write(Data("\u{0C}".utf8)) }
+                    firstStdoutResult = false
+                    FileHandle.standardOutput.write(result.data)
+                }
+                display.show(progress)
+            }
+        }
+        display.finish(progress)
+        return progress
+    }
+}
