@@ -34,14 +34,10 @@ public struct KotenPipeline: ModePipeline {
 
     public func read(_ source: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
         try await prepare(store: store)
-        let detector = self.detector, recogniser = self.recogniser
-        let detected = try await PipelineStage.detect.measure { try await detector.detect(source, store: store) }
-        AllocatorPolicy.trim()  // the detector's activations go back to the system before recognition
-        let page = try detected.page ?? PipelineStage.decode.measure { try source.decode() }
-        let image = ImageInfo(width: page.width, height: page.height, path: source.url.relativePath,
-                              name: source.url.lastPathComponent)
+        let recogniser = self.recogniser
+        let (detections, page, image) = try await ReferencePage.detect(source) { try await detector.detect(source, store: store) }
         var tree = try PipelineStage.order.measure {
-            try KotenPage.orderedPage(detections: detected.detections, imageWidth: page.width, imageHeight: page.height,
+            try KotenPage.orderedPage(detections: detections, imageWidth: page.width, imageHeight: page.height,
                                       imageName: image.name)
         }
         let readings = try await PipelineStage.recognise.measure {

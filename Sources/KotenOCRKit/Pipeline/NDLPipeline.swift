@@ -87,17 +87,12 @@ public struct NDLPipeline: ModePipeline {
 
     public func read(_ source: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
         let ready = try await prepared(store)
-        let detector = self.detector
-        let detected = try await PipelineStage.detect.measure { try await detector.detect(source, store: store) }
-        AllocatorPolicy.trim()  // the detector's activations go back to the system before recognition
-        let page = try detected.page ?? PipelineStage.decode.measure { try source.decode() }
-        let image = ImageInfo(width: page.width, height: page.height, path: source.url.relativePath,
-                              name: source.url.lastPathComponent)
+        let (detections, page, image) = try await ReferencePage.detect(source) { try await detector.detect(source, store: store) }
         var tree = try PipelineStage.order.measure {
-            try NDLPage.orderedPage(detections: detected.detections, imageWidth: page.width, imageHeight: page.height,
+            try NDLPage.orderedPage(detections: detections, imageWidth: page.width, imageHeight: page.height,
                                     imageName: image.name)
         }
-        let lines = NDLPage.recognitionLines(in: &tree, detections: detected.detections)
+        let lines = NDLPage.recognitionLines(in: &tree, detections: detections)
         let readings = try await PipelineStage.recognise.measure {
             try await NDLCascade.read(lines: lines, imageWidth: page.width, imageHeight: page.height,
                                       recogniser: NDLLineRecogniser(page: page, recognisers: ready.recognisers, store: store),

@@ -63,3 +63,19 @@ extension PageResult.TextLine {
                   kind: line[attribute: "TYPE"])
     }
 }
+
+extension ReferencePage {
+    /// The first steps of both NDL modes: `detect` (timed as the detect stage), the detector's activations
+    /// returned to the system, the full-resolution page to crop lines from (decoded again only when detection
+    /// used a reduced decode), and the image facts the reference writes (upright size, the path as given, the
+    /// file name).
+    static func detect<D>(_ source: ImageSource, _ detect: () async throws -> (detections: D, page: RGBImage?))
+        async throws -> (detections: D, page: RGBImage, image: ImageInfo) {
+        let detected = try await PipelineStage.detect.measure { try await detect() }
+        AllocatorPolicy.trim()  // the detector's activations go back to the system before recognition
+        let page = try detected.page ?? PipelineStage.decode.measure { try source.decode() }
+        let image = ImageInfo(width: page.width, height: page.height, path: source.url.relativePath,
+                              name: source.url.lastPathComponent)
+        return (detected.detections, page, image)
+    }
+}
