@@ -8,6 +8,9 @@ struct MemoryBenchmark {
     var models = ".deps/models"
     var standins = ".deps/standins"
     var source = "Tests/Fixtures/images/ndlocr-lite/digidepo_11048278_po_geppo1803_00021.jpg"
+    /// The page the modes alternate on (a 2048×1446 scan).
+    var scan = "Tests/Fixtures/images/ndlocr-lite/digidepo_2531162_0024.jpg"
+    var budget = "200MB"
 
     init(arguments: [String]) throws {
         var i = 0
@@ -19,6 +22,8 @@ struct MemoryBenchmark {
             case "--models": models = arguments[i + 1]
             case "--source": source = arguments[i + 1]
             case "--standins": standins = arguments[i + 1]
+            case "--scan": scan = arguments[i + 1]
+            case "--budget": budget = arguments[i + 1]
             default: throw BenchError.usage("unknown option \(flag)")
             }
             i += 2
@@ -61,6 +66,8 @@ struct MemoryBenchmark {
         print("| 4. no reaction to memory pressure | NDL modes' models kept through a 4-page ppocr batch: resident at the end | \(mb(kept.facts["residentEnd"] ?? 0)) | "
               + "pressure after page 1 releases them: \(mb(freed)) freed (\(String(format: "%.0f", inactive > 0 ? 100 * freed / inactive : 0))% of \(mb(inactive)) inactive) in \(String(format: "%.0f", ms)) ms; resident at the end | \(mb(released.facts["residentEnd"] ?? 0)) |")
 
+        try alternation(common)
+
         print("\n## Model memory ratio (resident ÷ file size)\n")
         print("| model | file | resident | ratio | activation peak |")
         print("|---|---|---|---|---|")
@@ -69,6 +76,40 @@ struct MemoryBenchmark {
             let act = (lazy.activationBytes[id] ?? eager.activationBytes[id]).map { mb($0) } ?? "–"
             print("| \(id) | \(mb(file)) | \(mb(resident)) | \(file > 0 ? String(format: "%.2f", Double(resident) / Double(file)) : "–") | \(act) |")
         }
+    }
+
+    /// The three modes alternating page by page on `scan` under the budget; then the smallest budget (in
+    /// 25 MB steps) at which every page of the alternation is read.
+    func alternation(_ common: [String]) throws {
+        var base = common
+        if let i = base.firstIndex(of: "--photo") { base[i + 1] = scan }
+        print("\n## Three modes alternating page by page, 30 pages, --memory-budget \(budget)\n")
+        print("ppocr with its real models, ndl and koten with their stand-ins; page: `\(scan)`.\n")
+        let r = try child("alternate", base + ["--budget", budget, "--pages", "30"])
+        let limit = MemoryBudget.parse(budget) ?? 0
+        print("| pages read | pages refused | evictions | high-water mark | within budget |")
+        print("|---|---|---|---|---|")
+        print("| \(Int(r.facts["pagesRead"] ?? 0)) | \(Int(r.facts["pagesRefused"] ?? 0)) | \(Int(r.facts["evictions"] ?? 0)) | **\(mb(r.peakBytes))** | \(r.peakBytes <= limit ? "yes" : "NO") |")
+        print("")
+        var seen = Set<String>()
+        for note in r.notes where note.contains("refused") || note.hasPrefix("evicted") {
+            let key = note.replacingOccurrences(of: #"^page \d+ "#, with: "", options: .regularExpression)
+            if seen.insert(key).inserted { print("- \(note)") }
+        }
+        var candidate = ((limit / 25_000_000) + 1) * 25_000_000
+        while candidate <= 1_000_000_000 {
+            let probe = try child("alternate", base + ["--budget", "\(candidate)", "--pages", "6"])
+            if Int(probe.facts["pagesRead"] ?? 0) == 6 {
+                let confirm = try child("alternate", base + ["--budget", "\(candidate)", "--pages", "30"])
+                if Int(confirm.facts["pagesRead"] ?? 0) == 30 {
+                    print("\nSmallest budget (25 MB steps) at which all 30 alternating pages are read: **\(mb(candidate))** "
+                          + "(high-water mark \(mb(confirm.peakBytes)), \(Int(confirm.facts["evictions"] ?? 0)) evictions).")
+                    return
+                }
+            }
+            candidate += 25_000_000
+        }
+        print("\nNo budget up to 1000 MB read every page.")
     }
 
     func printBreakdown(_ r: BenchReport) throws {

@@ -111,13 +111,14 @@ public actor ModelStore {
     /// The measured activation peak of a model for an input size, if any.
     public func activationPeak(of model: String, inputElements: Int) -> Int? { activationPeaks[model]?[inputElements] }
 
-    /// Bytes `mode` needs at least: the runtime baseline plus its largest single model's weights and activations
+    /// Bytes `mode` needs at least: the runtime baseline plus its largest single model's weights and activations,
+    /// plus the headroom kept for page buffers
     /// (a model may be released and reloaded between stages, so the models need not all be resident at once).
     /// Uses measured figures where they exist, estimates otherwise.
     public func minimumRequirement(of mode: OCRMode) -> Int {
         let models = registered[mode] ?? []
         let largest = models.map { footprint($0) }.max() ?? 0
-        return baselineBytes + largest
+        return baselineBytes + largest + headroomBytes
     }
 
     /// Bytes `mode` needs with every model resident: the runtime baseline, all weights and the largest
@@ -202,7 +203,7 @@ public actor ModelStore {
         if minimum > budgetBytes {
             throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: minimum, budgetBytes: budgetBytes)
         }
-        try await waitForRoom(footprint(d), for: d)
+        try await waitForRoom(footprint(d), for: d, quiet: true)
         if let e = entries[d.id] {  // loaded by another task while this one waited
             entries[d.id]?.leases += 1
             return e.session
@@ -211,6 +212,7 @@ public actor ModelStore {
         let start = Date()
         let session = try InferenceSession(contentsOf: d.url, options: sessionOptions, stage: d.stage,
                                            environment: try InferenceEnvironment.shared())
+        // No run is in flight during a load (`quiet`), so the allocator's growth is this session's.
         let resident = max(0, (AllocatorPolicy.bytesInUse() ?? ResidentReader.bytes()) - before)
         measuredResident[d.id] = resident
         entries[d.id] = Entry(descriptor: d, session: session, residentBytes: resident, lastUse: tick(), leases: 1)
@@ -224,15 +226,15 @@ public actor ModelStore {
         entries[d.id] = e
     }
 
-    /// Evicts least-recently-used models not in use until `bytes` more fit under the budget: first models of
-    /// inactive modes, then idle models of `d`'s own mode (reloaded when next needed). Freed pages are
-    /// returned to the system at once.
-    func makeRoom(for bytes: Int, loading d: ModelDescriptor) {
+    /// Evicts least-recently-used idle models until `bytes` more fit under the budget: models of inactive
+    /// modes (any mode but `d`'s and the active one) and, with `ownMode`, idle models of `d`'s own mode too
+    /// (reloaded when next needed). Freed pages are returned to the system at once.
+    func makeRoom(for bytes: Int, loading d: ModelDescriptor, ownMode: Bool) {
         while ResidentReader.bytes() + bytes > budgetBytes {
             let idle = entries.values.filter { $0.leases == 0 && $0.descriptor.id != d.id }
             let inactive = idle.filter { $0.descriptor.mode != d.mode && $0.descriptor.mode != activeMode }
             let otherModes = idle.filter { $0.descriptor.mode != d.mode }
-            let pool = !inactive.isEmpty ? inactive : !otherModes.isEmpty ? otherModes : idle
+            let pool = !inactive.isEmpty ? inactive : !otherModes.isEmpty ? otherModes : ownMode ? idle : []
             guard let victim = pool.min(by: { $0.lastUse < $1.lastUse }) else { return }
             entries[victim.descriptor.id] = nil
             emit(.evicted(model: victim.descriptor.id, residentBytes: victim.residentBytes, forModel: d.id))
