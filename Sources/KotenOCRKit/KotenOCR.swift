@@ -66,7 +66,9 @@ public final class KotenOCR: @unchecked Sendable {
     }
 
     private func readPage(_ source: ImageSource, mode: OCRMode) async throws -> PageResult {
-        try await activate(mode).read(source, store: store, limit: configuration.maxConcurrentInferences)
+        // Whatever the page left in the allocator's free lists goes back before the next page's detector runs.
+        defer { AllocatorPolicy.trim() }
+        return try await activate(mode).read(source, store: store, limit: configuration.maxConcurrentInferences)
     }
 
     /// The pipeline of `mode`, its models registered with the store, the mode active, diagnostics attached.

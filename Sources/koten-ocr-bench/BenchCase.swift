@@ -14,6 +14,9 @@ enum BenchCase {
         var standins = ".deps/standins"
         var release = false
         var pages = 4
+        var onlyMode: OCRMode?
+        var unbounded = false
+        var repeats = 4
 
         init(_ args: [String]) throws {
             var i = 0
@@ -33,6 +36,9 @@ enum BenchCase {
                 case "--budget": budget = MemoryBudget.parse(try value())
                 case "--standins": standins = try value()
                 case "--release": release = true
+                case "--only": onlyMode = OCRMode(rawValue: try value())
+                case "--unbounded": unbounded = true
+                case "--repeat": repeats = Int(try value()) ?? 4
                 case "--pages": pages = Int(try value()) ?? 4
                 default: throw BenchError.usage("unknown option \(args[i])")
                 }
@@ -48,6 +54,7 @@ enum BenchCase {
         case "preprocess": try preprocess(o)
         case "pressure": try await pressure(o)
         case "alternate": try await alternate(o)
+        case "recognise": try await RecognitionStageCase.run(o, unbounded: o.unbounded, repeats: o.repeats)
         default: throw BenchError.usage("unknown case \(name)")
         }
     }
@@ -124,14 +131,14 @@ enum BenchCase {
         let baseline = ResidentReader.bytes()
         let start = Date()
         var report = BenchReport(name: "alternate", peakBytes: 0, baselineBytes: baseline, seconds: 0)
-        let modes: [OCRMode] = [.ppocr, .ndl, .koten]
+        let modes: [OCRMode] = o.onlyMode.map { [$0] } ?? [.ppocr, .ndl, .koten]
         var read = 0, refused = 0
         for i in 0..<o.pages {
             let mode = modes[i % modes.count]
             do {
                 _ = try await engine.read(try engine.open(pages[i % pages.count]), mode: mode)
                 read += 1
-                report.notes.append("page \(i + 1) \(mode): read, high-water mark \(mb(ProcessMemory.highWaterMarkBytes()))")
+                report.notes.append("page \(i + 1) \(mode): read, resident \(mb(ResidentReader.bytes())), high-water mark \(mb(ProcessMemory.highWaterMarkBytes()))")
             } catch let e as ModelStoreError {
                 refused += 1
                 report.notes.append("page \(i + 1) \(mode): refused: \(e)")

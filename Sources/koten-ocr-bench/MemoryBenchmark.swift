@@ -56,9 +56,11 @@ struct MemoryBenchmark {
         let fitted = try child("preprocess", common)
         row("2. pad to the full-resolution square, then resize", "decode 12 MP, pad to 4032² RGBA, resize", naive,
             "decode at reduced size, resize, no padding", fitted)
-        let unbounded = try child("page", common + ["--mode", "ppocr", "--jobs", "1000"])
-        row("3. unbounded recognitions", "all \(Int(unbounded.facts["lines"] ?? 0)) lines at once (max \(Int(unbounded.facts["runsInFlightMax"] ?? 0)) runs in flight)", unbounded,
-            "at most 4 in flight (max \(Int(lazy.facts["runsInFlightMax"] ?? 0)))", lazy)
+        let unbounded = try child("recognise", common + ["--unbounded", "--repeat", "4"])
+        let bounded = try child("recognise", common + ["--repeat", "4"])
+        print("| 3. unbounded recognitions (\(Int(bounded.facts["lines"] ?? 0)) lines: the photo's lines ×4) | one task per line, all at once "
+              + "(\(Int(unbounded.facts["runsInFlightMax"] ?? 0)) runs in flight): recognition stage grows | +\(mb(unbounded.facts["growth"] ?? 0)) | "
+              + "at most 4 lines and 4 runs in flight (max \(Int(bounded.facts["runsInFlightMax"] ?? 0))): grows | +\(mb(bounded.facts["growth"] ?? 0)) |")
         let kept = try child("pressure", common)
         let released = try child("pressure", common + ["--release"])
         let freed = released.facts["freedBytes"] ?? 0, inactive = released.facts["inactiveModelBytes"] ?? 0
