@@ -83,12 +83,15 @@ public final class KotenOCR: @unchecked Sendable {
         return pipeline
     }
 
-    /// Loads `mode`'s models (default: the configured one) now and checks each file: ONNX Runtime loads it,
-    /// its inputs and outputs are what the mode needs, its charset and classes fit. `read` does the same on
-    /// first use; call this to fail early (the CLI does, before reading any page). Throws `ModelError`
-    /// (`.missingFiles`, `.invalidFile` naming the file and what is wrong), `ModelStoreError`.
-    public func prepare(_ mode: OCRMode? = nil) async throws {
+    /// Checks `mode`'s models (default: the configured one) now: ONNX Runtime loads each file, its inputs and
+    /// outputs are what the mode needs, its charset and classes fit. `read` does the same on first use; call
+    /// this to fail early (the CLI does, before reading any page). Unless `keepLoaded`, the models are released
+    /// again, so pages still load them lazily, stage by stage (the recognisers are not resident while the first
+    /// page's detector runs). Throws `ModelError` (`.missingFiles`, `.invalidFile` naming the file and what is
+    /// wrong), `ModelStoreError`.
+    public func prepare(_ mode: OCRMode? = nil, keepLoaded: Bool = false) async throws {
         try await activate(mode ?? configuration.mode).prepare(store: store)
+        if !keepLoaded { await store.releaseAll(reason: "checked before the first page; loaded again on first use") }
     }
 
     /// The pipeline of `mode`, built on first use (configuration files read and checked; models load
