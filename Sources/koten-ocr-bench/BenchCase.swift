@@ -61,7 +61,8 @@ enum BenchCase {
 
     /// Reads the photo with one mode: lazy or eager model loading, bounded or unbounded runs.
     static func page(_ o: Options) async throws {
-        let config = OCRConfiguration(mode: o.mode, models: ModelDirectory(root: URL(fileURLWithPath: o.models)),
+        let root = try ModelRoot.combined(ppocr: URL(fileURLWithPath: o.models), standins: URL(fileURLWithPath: o.standins))
+        let config = OCRConfiguration(mode: o.mode, models: ModelDirectory(root: root),
                                       memoryBudgetBytes: o.budget, maxConcurrentInferences: o.jobs)
         let engine = try KotenOCR(configuration: config)
         let source = try engine.open(URL(fileURLWithPath: o.photo))
@@ -69,10 +70,7 @@ enum BenchCase {
         let start = Date()
         if o.eager {
             // The app's start-up: every model of every mode loaded at launch (NDL's as stand-ins).
-            let pipeline = try engine.pipeline(for: o.mode)
-            await engine.store.register(o.mode, models: pipeline.models)
-            try await engine.store.preload(o.mode)
-            _ = try await StandInSet(root: URL(fileURLWithPath: o.standins)).loadAll(into: engine.store)
+            for mode in OCRMode.allCases { try await engine.prepare(mode, keepLoaded: true) }
         }
         let result = try await engine.read(source)
         var report = BenchReport(name: "page", peakBytes: ProcessMemory.highWaterMarkBytes(), baselineBytes: baseline,
@@ -162,18 +160,19 @@ enum BenchCase {
         let source = try ImageSource(url: URL(fileURLWithPath: o.photo))
         let baseline = ResidentReader.bytes()
         let start = Date()
-        let size = DBDetectorSize.input(width: source.width, height: source.height)
-        var checksum = 0
+        let square = o.mode == .ndl ? 800 : o.mode == .koten ? 1280 : nil
+        let size = square.map { (width: $0, height: $0) } ?? DBDetectorSize.input(width: source.width, height: source.height)
+        let input: RGBImage
         if o.naive {
-            let input = try NaivePreprocess.padThenResize(source, width: size.width, height: size.height)
-            checksum = Int(input.pixels[input.pixels.count / 2])
+            input = try NaivePreprocess.padThenResize(source, width: size.width, height: size.height)
+        } else if let square {
+            input = PaddedSquarePage.resized(try PaddedSquarePage.decode(source, inputSide: square).image, inputSide: square)
         } else {
-            let input = try source.decode(fitting: size.width, size.height)
-            checksum = Int(input.pixels[input.pixels.count / 2])
+            input = try source.decode(fitting: size.width, size.height)
         }
         var report = BenchReport(name: "preprocess", peakBytes: ProcessMemory.highWaterMarkBytes(), baselineBytes: baseline,
                                  seconds: Date().timeIntervalSince(start))
-        report.facts["checksum"] = Double(checksum)
+        report.facts["checksum"] = Double(input.pixels[input.pixels.count / 2])
         try BenchReport.emit(report)
     }
 }

@@ -68,6 +68,7 @@ struct MemoryBenchmark {
         print("| 4. no reaction to memory pressure | NDL modes' models kept through a 4-page ppocr batch: resident at the end | \(mb(kept.facts["residentEnd"] ?? 0)) | "
               + "pressure after page 1 releases them: \(mb(freed)) freed (\(String(format: "%.0f", inactive > 0 ? 100 * freed / inactive : 0))% of \(mb(inactive)) inactive) in \(String(format: "%.0f", ms)) ms; resident at the end | \(mb(released.facts["residentEnd"] ?? 0)) |")
 
+        try perMode(common)
         try alternation(common)
 
         print("\n## Model memory ratio (resident ÷ file size)\n")
@@ -77,6 +78,20 @@ struct MemoryBenchmark {
             let file = eager.modelFileBytes[id] ?? 0
             let act = (lazy.activationBytes[id] ?? eager.activationBytes[id]).map { mb($0) } ?? "–"
             print("| \(id) | \(mb(file)) | \(mb(resident)) | \(file > 0 ? String(format: "%.2f", Double(resident) / Double(file)) : "–") | \(act) |")
+        }
+    }
+
+    /// Each mode on the photo: lazy vs eager models, and its detector input made naively vs the engine's way.
+    func perMode(_ common: [String]) throws {
+        print("\n## Each mode on the 12 MP photo (ndl and koten with stand-in models)\n")
+        print("| mode | lines | page time | peak, lazy models | peak, all 9 models eager | detector input: pad then resize | resize, never pad (engine) |")
+        print("|---|---|---|---|---|---|---|")
+        for mode in OCRMode.allCases.sorted(by: { $0.rawValue > $1.rawValue }) {
+            let m = ["--mode", mode.rawValue]
+            let lazy = try child("page", common + m), eager = try child("page", common + m + ["--eager"])
+            let naive = try child("preprocess", common + m + ["--naive"]), engine = try child("preprocess", common + m)
+            print("| \(mode) | \(Int(lazy.facts["lines"] ?? 0)) | \(String(format: "%.2f s", lazy.seconds)) | \(mb(lazy.peakBytes)) | "
+                  + "\(mb(eager.peakBytes)) | \(mb(naive.peakBytes)) | \(mb(engine.peakBytes)) |")
         }
     }
 

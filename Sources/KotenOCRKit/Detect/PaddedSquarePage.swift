@@ -1,7 +1,7 @@
 /// The page image of NDL's padded-square detectors (DEIM 800×800, RTMDet 1280×1280): the page at the
 /// top-left of a black S×S square (S = its longer side), resized with Pillow's bicubic filter — without the
 /// square ever existing (`PillowBicubic.resizePadded`). Reference: reference-pipelines.md §1.2, §2.1.
-enum PaddedSquarePage {
+public enum PaddedSquarePage {
     /// Decodes `source` for a detector of input side `inputSide`. A page whose longer side is at most
     /// `reducedDecodeFactor` × `inputSide` is decoded at full resolution, exactly as the reference reads
     /// it (byte parity of the detector input). A larger page is decoded at reduced size where the format
@@ -10,7 +10,7 @@ enum PaddedSquarePage {
     /// parity (their detector input differs from the reference's by the shrink-on-load filter).
     /// Returns the image and whether it is the full-resolution page (reused for line crops).
     /// Throws `ImageError` naming the file.
-    static func decode(_ source: ImageSource, inputSide: Int, reducedDecodeFactor: Int) throws
+    public static func decode(_ source: ImageSource, inputSide: Int, reducedDecodeFactor: Int = 4) throws
         -> (image: RGBImage, fullResolution: Bool) {
         let side = max(source.width, source.height)
         let limit = max(1, reducedDecodeFactor) * inputSide
@@ -22,7 +22,7 @@ enum PaddedSquarePage {
 
     /// `image` on a black square of its longer side, resized to `inputSide`×`inputSide` (Pillow bicubic,
     /// 8-bit RGB). Memory: the output and the resampler's row window, never the square.
-    static func resized(_ image: RGBImage, inputSide: Int) -> RGBImage {
+    public static func resized(_ image: RGBImage, inputSide: Int) -> RGBImage {
         PillowBicubic.resizePadded(image, squareSide: max(image.width, image.height), to: inputSide)
     }
 
