@@ -4,6 +4,7 @@ MODELS ?= .deps/models
 SAMPLE ?= samples/scaned0.png
 PYTHON ?= .deps/venv/bin/python
 STANDINS ?= .deps/standins
+SHELL := /bin/bash
 
 .PHONY: setup build run test parity bench standins clean
 
@@ -19,8 +20,16 @@ run: build
 test: setup
 	$(SWIFT) test
 
+# NDL parity goldens (every folder under Tests/Fixtures/parity/{ndl,koten}) and the preprocessing goldens:
+# one line per case with its result; the full log is in .build/parity.log.
 parity: setup
-	$(SWIFT) test --filter Parity
+	@mkdir -p .build; set -o pipefail; $(SWIFT) test --filter 'Parity|Preprocess' 2>&1 | tee .build/parity.log \
+	  | grep -E '^(PARITY|PREPROCESS)|Test run with|✘'
+
+# Memory benchmark (docs/performance.md): the four failures before/after, each mode, the budget alternation.
+bench: standins
+	$(SWIFT) build -c release
+	.build/release/koten-ocr-bench memory
 
 # Stand-in NDL models (random weights, real signatures and sizes; scripts/make-standins.py) into $(STANDINS),
 # laid out as a model folder (ndl/, koten/). Skipped when they exist for this version of the script.
