@@ -27,3 +27,11 @@ public struct PixelBox: Sendable, Hashable, Codable {
     /// `y2 - y1` (negative for an inverted box).
     public var height: Int { y2 - y1 }
 }
+
+extension PixelBox {
+    /// The box as a quad, corners clockwise from the top-left, in the same pixels.
+    public var quad: Quad {
+        Quad(Point(x: Double(x1), y: Double(y1)), Point(x: Double(x2), y: Double(y1)),
+             Point(x: Double(x2), y: Double(y2)), Point(x: Double(x1), y: Double(y2)))
+    }
+}

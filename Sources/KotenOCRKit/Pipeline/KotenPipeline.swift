@@ -34,7 +34,7 @@ public struct KotenPipeline: ModePipeline {
 
     public func read(_ source: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
         let recogniser = self.recogniser
-        let (detections, page, image) = try await ReferencePage.detect(source) { try await detector.detect(source, store: store) }
+        let (detections, page, image) = try await ReferencePage.detect(source) { try await detector.detectWithPage(source, store: store) }
         try await prepare(store: store)  // after detection: a lazy first page loads the recogniser only now
         var tree = try PipelineStage.order.measure {
             try KotenPage.orderedPage(detections: detections, imageWidth: page.width, imageHeight: page.height,

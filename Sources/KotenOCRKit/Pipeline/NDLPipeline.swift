@@ -88,7 +88,7 @@ public struct NDLPipeline: ModePipeline {
     public func read(_ source: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
         // Detection first: on a lazy first page the recognisers load (and are routed) only after the detector's
         // activations are gone.
-        let (detections, page, image) = try await ReferencePage.detect(source) { try await detector.detect(source, store: store) }
+        let (detections, page, image) = try await ReferencePage.detect(source) { try await detector.detectWithPage(source, store: store) }
         let ready = try await prepared(store)
         var tree = try PipelineStage.order.measure {
             try NDLPage.orderedPage(detections: detections, imageWidth: page.width, imageHeight: page.height,

@@ -45,7 +45,7 @@ public struct RTMDetDetector: Sendable {
     /// negative) and the full-resolution page when that is what was decoded, else nil. The input tensor
     /// exists only inside the model's run. Throws `ImageError`, `ModelError.invalidFile`, `InferenceError`,
     /// `ModelStoreError`, `DetectorOutputError`.
-    public func detect(_ source: ImageSource, store: ModelStore) async throws -> (detections: [KotenDetection], page: RGBImage?) {
+    public func detectWithPage(_ source: ImageSource, store: ModelStore) async throws -> (detections: [KotenDetection], page: RGBImage?) {
         let threshold = scoreThreshold, path = model.url.path, side = max(source.width, source.height)
         return try await PaddedSquarePage.detect(source, model: model, store: store, reducedDecodeFactor: reducedDecodeFactor,
                                                  inputSide: Self.signature) { handle, image, n in
@@ -55,5 +55,13 @@ public struct RTMDetDetector: Sendable {
             }
             return try RTMDetPostprocess.detections(dets: dets, paddedSize: side, inputWidth: n, scoreThreshold: threshold)
         }
+    }
+}
+
+extension RTMDetDetector: TextDetector {
+    /// The lines of `source` as mode-neutral detections (axis-aligned quads, class 0). The pipeline uses
+    /// `detectWithPage` to keep the decoded page for line crops.
+    public func detect(_ page: ImageSource, store: ModelStore) async throws -> [Detection] {
+        try await detectWithPage(page, store: store).detections.map { Detection(quad: $0.box.quad, score: $0.confidence) }
     }
 }

@@ -57,7 +57,7 @@ public struct DEIMDetector: Sendable {
     /// full-resolution page when that is what was decoded (the pipeline crops lines from it), else nil.
     /// The input tensor and the resized page exist only inside the model's run.
     /// Throws `ImageError`, `ModelError.invalidFile`, `InferenceError`, `ModelStoreError`, `DetectorOutputError`.
-    public func detect(_ source: ImageSource, store: ModelStore) async throws -> (detections: [NDLDetection], page: RGBImage?) {
+    public func detectWithPage(_ source: ImageSource, store: ModelStore) async throws -> (detections: [NDLDetection], page: RGBImage?) {
         let threshold = scoreThreshold, path = model.url.path, side = max(source.width, source.height)
         return try await PaddedSquarePage.detect(source, model: model, store: store, reducedDecodeFactor: reducedDecodeFactor,
                                                  inputSide: { try Self.signature($0).inputSide }) { handle, image, n in
@@ -70,6 +70,16 @@ public struct DEIMDetector: Sendable {
             }
             return try DEIMPostprocess.detections(labels: labels, boxes: boxes, scores: scores, charCounts: out["char_count"]?.int64s,
                                                   paddedSize: side, inputWidth: n, scoreThreshold: threshold)
+        }
+    }
+}
+
+extension DEIMDetector: TextDetector {
+    /// The layout regions of `source` as mode-neutral detections (axis-aligned quads, class index, char-count
+    /// class). The pipeline uses `detectWithPage` to keep the decoded page for line crops.
+    public func detect(_ page: ImageSource, store: ModelStore) async throws -> [Detection] {
+        try await detectWithPage(page, store: store).detections.map {
+            Detection(quad: $0.box.quad, score: $0.confidence, classIndex: $0.classIndex, charCountClass: Int($0.charCountClass))
         }
     }
 }

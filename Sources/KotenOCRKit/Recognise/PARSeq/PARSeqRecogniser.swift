@@ -113,3 +113,11 @@ struct KotenLineRecogniser: LineRecogniser {
         try await recogniser.read(page: page, crop: crop, store: store)
     }
 }
+
+extension PARSeqRecogniser: TextRecogniser {
+    /// Reads a whole line image (rotated counter-clockwise first when taller than wide, as the reference does).
+    /// The pipelines call `read(page:crop:store:)`, which cuts the line from the page with NumPy's semantics.
+    public func recognise(_ line: RGBImage, store: ModelStore) async throws -> RecognisedText {
+        try await read(page: line, crop: PixelBox(x1: 0, y1: 0, x2: line.width, y2: line.height), store: store)
+    }
+}
