@@ -34,6 +34,12 @@ size_t kv_last_error(char *buf, size_t size) {
 
 const char *kv_loader(const char *path) { return vips_foreign_find_load(path); }
 
+/* Decoding strictness: by default any decoder warning (damaged data, a header that promises more data than the
+ * file holds) is an error; lenient mode fails only on truncation. Process-wide, set once at start-up. */
+static VipsFailOn kv_fail_on = VIPS_FAIL_ON_WARNING;
+
+void kv_set_strict_decoding(int strict) { kv_fail_on = strict ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_TRUNCATED; }
+
 /* vips_foreign_find_load() names the loader class, e.g. "VipsForeignLoadJpegFile": match its format part. */
 static int loader_is(const char *loader, const char *format) {
     static const char class_prefix[] = "VipsForeignLoad";
@@ -80,28 +86,28 @@ static int open_with(const char *loader, const char *path, const void *data, siz
     if (dpi <= 0) dpi = 72;
     if (data) {
         if (loader_is(loader, "pdf"))
-            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED,
+            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", kv_fail_on,
                                               "page", page, "dpi", dpi, NULL);
         else if (pageable)
-            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED,
+            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", kv_fail_on,
                                               "page", page, NULL);
         else if (shrinkable)
-            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED,
+            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", kv_fail_on,
                                               "shrink", shrink, NULL);
         else
-            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", kv_fail_on, NULL);
     } else {
         if (loader_is(loader, "pdf"))
-            *out = vips_image_new_from_file(path, "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED,
+            *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on,
                                             "page", page, "dpi", dpi, NULL);
         else if (pageable)
-            *out = vips_image_new_from_file(path, "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED,
+            *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on,
                                             "page", page, NULL);
         else if (shrinkable)
-            *out = vips_image_new_from_file(path, "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED,
+            *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on,
                                             "shrink", shrink, NULL);
         else
-            *out = vips_image_new_from_file(path, "access", access, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+            *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on, NULL);
     }
     return *out ? 0 : -1;
 }

@@ -26,6 +26,7 @@ public final class KotenOCR: @unchecked Sendable {
     /// Throws `InferenceError` if ONNX Runtime cannot start.
     public init(configuration: OCRConfiguration, diagnostics: RunDiagnostics? = nil) throws {
         if configuration.tuneAllocator { AllocatorPolicy.apply() }
+        Vips.setStrictDecoding(!configuration.acceptDamagedImages)
         self.configuration = configuration
         self.diagnostics = diagnostics
         store = try ModelStore(budgetBytes: configuration.memoryBudgetBytes, sessionOptions: configuration.sessionOptions,

@@ -13,6 +13,7 @@ struct Arguments {
     var maxPixels = ImageSource.defaultMaxPixels
     var detectorMaxSide = 960
     var orientationClassifier = true
+    var acceptDamagedImages = false
     var recursive = false
     var inputList: String?
     var pages: PageSelection?
@@ -85,6 +86,7 @@ struct Arguments {
                 case "--max-pixels": a.maxPixels = try int(arg, try next())
                 case "--det-max-side": a.detectorMaxSide = try int(arg, try next(), min: 32)
                 case "--no-orientation-classifier": a.orientationClassifier = false
+                case "--accept-damaged-images": a.acceptDamagedImages = true
                 case "-r", "--recursive": a.recursive = true
                 case "--input-list": a.inputList = try next()
                 case "--pages":
@@ -151,6 +153,8 @@ struct Arguments {
           --overwrite          replace result files already in --output
           --shard K/N          read only shard K of N (1 ≤ K ≤ N): N processes with the same inputs
                                read every page exactly once (docs/cluster.md)
+          --accept-damaged-images
+                               read images whose data is damaged (by default a decoder warning fails the page)
       -q, --quiet              no progress display
           --diagnostics FILE   also write this run's diagnostics payload (JSON) to FILE
           --no-diagnostics     collect no diagnostics (no run marker, crash record or payload)

@@ -46,11 +46,12 @@ enum CLI {
             stderrLine("koten-ocr: \(problem)")
             return 2
         }
-        let config = OCRConfiguration(mode: mode, models: models, memoryBudgetBytes: arguments.memoryBudget,
+        var config = OCRConfiguration(mode: mode, models: models, memoryBudgetBytes: arguments.memoryBudget,
                                       maxConcurrentInferences: arguments.jobs, maxPixels: arguments.maxPixels,
                                       ppocrDetectorMaxSide: arguments.detectorMaxSide,
                                       ppocrOrientationClassifier: arguments.orientationClassifier,
                                       pdfDPI: Double(arguments.pdfDPI))
+        config.acceptDamagedImages = arguments.acceptDamagedImages
         let diagnostics = DiagnosticsCommand.begin(arguments)
         let engine: KotenOCR
         do {

@@ -130,7 +130,7 @@ enum DiagnosticsCommand {
         do {
             try AtomicFile.write(try ResultJSON.encode(payload), to: URL(fileURLWithPath: file))
         } catch {
-            stderrLine("koten-ocr: \(file): cannot write diagnostics: \(error.localizedDescription)")
+            stderrLine("koten-ocr: \(file): cannot write diagnostics: \(ErrorText.line(error))")
         }
     }
 }

@@ -42,7 +42,7 @@ enum ModelInstaller {
             print("installed \(mode) into \(installed.path)")
             return 0
         } catch {
-            stderrLine("koten-ocr: \(String(describing: error).replacingOccurrences(of: "\n", with: " "))")
+            stderrLine("koten-ocr: \(ErrorText.line(error))")
             return 1
         }
     }

@@ -107,7 +107,7 @@ enum ModelsCommand {
             }
             return nil
         } catch {
-            return String(describing: error).replacingOccurrences(of: "\n", with: " ")
+            return ErrorText.line(error)
         }
     }
 }

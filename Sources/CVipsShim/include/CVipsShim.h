@@ -14,6 +14,10 @@ void kv_set_concurrency(int concurrency);
 /// Copies and clears libvips' error buffer into `buf` (always NUL-terminated). Returns the length.
 size_t kv_last_error(char *buf, size_t size);
 
+/// Strict decoding (default): any decoder warning — damaged data, a header promising more than the file holds —
+/// makes the decode fail. Lenient (0): only truncation fails. Process-wide.
+void kv_set_strict_decoding(int strict);
+
 /// Name of the loader libvips picks for a file ("jpegload", "pngload", ...), or NULL if it cannot read it.
 const char *kv_loader(const char *path);
 /// 1 if the loader reads a file of several pages whose `page` option selects one (TIFF, PDF, GIF, HEIF, WebP),

@@ -151,7 +151,6 @@ public struct BatchPlan: Sendable {
             let prefix = e.path + ": "
             return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
         }
-        if let e = error as? CocoaError, let text = e.userInfo[NSLocalizedDescriptionKey] as? String { return text }
-        return String(describing: error).replacingOccurrences(of: "\n", with: " ")
+        return ErrorText.line(error)
     }
 }

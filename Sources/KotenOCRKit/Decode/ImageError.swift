@@ -29,7 +29,7 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
         case .empty(let p): return "\(p): empty file"
         case .unsupportedFormat(let p): return "\(p): not an image format this tool reads"
         case .truncated(let p, let d): return "\(p): truncated image data (\(d))"
-        case .corrupt(let p, let d): return "\(p): corrupt image (\(d))"
+        case .corrupt(let p, let d): return "\(p): damaged image data (\(d))"
         case .tooLarge(let p, let w, let h, let limit):
             return "\(p): image is \(w)×\(h) = \(w * h) pixels, over the limit of \(limit) (see --max-pixels)"
         case .noSuchPage(let p, let page, let count): return "\(p): no page \(page + 1) (the file has \(count))"

@@ -150,6 +150,7 @@ public struct ImageSource: Sendable {
 
     static func classify(path: String, message: String) -> ImageError {
         let lower = message.lowercased()
+        if lower.contains("corrupt") { return .corrupt(path: path, detail: message) }
         if lower.contains("truncat") || lower.contains("premature end") || lower.contains("unexpected end")
             || lower.contains("read error") || lower.contains("short read") {
             return .truncated(path: path, detail: message)

@@ -12,6 +12,13 @@ enum Vips {
     @discardableResult
     static func start() -> Bool { started }
 
+    /// Strict (default): an image whose decoder reports damage is an error (`ImageError.truncated`/`.corrupt`).
+    /// Lenient: damaged data is read anyway; only truncation fails. Process-wide.
+    static func setStrictDecoding(_ strict: Bool) {
+        start()
+        kv_set_strict_decoding(strict ? 1 : 0)
+    }
+
     /// Sets libvips' worker-thread count (≥ 1).
     static func setConcurrency(_ n: Int) {
         start()

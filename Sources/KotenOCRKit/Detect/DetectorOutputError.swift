@@ -20,7 +20,7 @@ public enum DetectorOutputError: Error, Sendable, Equatable, CustomStringConvert
 func truncateToInt32(_ value: Float) -> Int {
     guard !value.isNaN else { return 0 }
     let t = value.rounded(.towardZero)
-    if t >= 2_147_483_647 { return Int(Int32.max) }
+    if t >= 2_147_483_648 { return Int(Int32.max) }  // 2^31, exactly representable in Float32
     if t <= -2_147_483_648 { return Int(Int32.min) }
     return Int(t)
 }

@@ -15,13 +15,21 @@ public struct ModelHandle: Sendable {
     /// measures the activation peak and records it with the store (used by the budget).
     /// Throws `InferenceError` with ONNX Runtime's message.
     public func run(_ inputs: [String: Tensor], outputNames: [String]? = nil) async throws -> [String: Tensor] {
+        try await run(inputs, outputNames: outputNames) { views in try views.mapValues { try $0.copy() } }
+    }
+
+    /// Runs the model and hands `consume` the outputs in place, in ONNX Runtime's buffers (valid only during
+    /// the call, on the inference thread): a large output is read without a copy. Same limiter, admission and
+    /// measurement as `run(_:outputNames:)`.
+    public func run<R: Sendable>(_ inputs: [String: Tensor], outputNames: [String]? = nil,
+                                 consume: @escaping @Sendable ([String: TensorView]) throws -> R) async throws -> R {
         let elements = inputs.values.reduce(0) { $0 + $1.elementCount }
         let measure = await store.shouldMeasure(descriptor)
         let session = self.session
         let shrink = store.sessionOptions.usesArena(for: descriptor.stage)
-        let outcome: ([String: Tensor], Int, Int)
+        let outcome: (R, Int, Int)
         do {
-            outcome = try await store.limiter.run(exclusive: measure) { [store, descriptor] () async throws -> ([String: Tensor], Int, Int) in
+            outcome = try await store.limiter.run(exclusive: measure) { [store, descriptor] () async throws -> (R, Int, Int) in
                 let reserved = try await store.admit(descriptor, inputElements: elements)
                 let result = await withCheckedContinuation { continuation in
                     // ORT's Run blocks its thread: it runs on the inference queue, not on Swift's cooperative pool,
@@ -30,7 +38,7 @@ public struct ModelHandle: Sendable {
                         let before = ResidentReader.bytes()
                         let sampler = measure ? PeakSampler() : nil
                         sampler?.start()
-                        let result = Result { try session.run(inputs, outputNames: outputNames, shrinkArena: shrink) }
+                        let result = Result { try session.run(inputs, outputNames: outputNames, shrinkArena: shrink, consume: consume) }
                         let peak = sampler?.stop() ?? 0
                         continuation.resume(returning: result.map { ($0, peak, before) })
                     }

@@ -21,7 +21,8 @@ extension ModelStore {
                 let current = ResidentReader.bytes()
                 if current + reservedActivationBytes + bytes + headroomBytes <= budgetBytes { return }
                 if !inFlight {
-                    throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: current + bytes, budgetBytes: budgetBytes)
+                    throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: current + bytes + headroomBytes,
+                                                         budgetBytes: budgetBytes)
                 }
             }
             await withCheckedContinuation { roomWaiters.append($0) }

@@ -45,8 +45,9 @@ public actor ModelStore {
     public init(budgetBytes: Int? = nil, sessionOptions: SessionOptions = SessionOptions(),
                 limiter: InferenceLimiter = InferenceLimiter()) throws {
         _ = try InferenceEnvironment.shared()
-        self.budgetBytes = budgetBytes ?? MemoryBudget.automatic()
-        self.sessionOptions = sessionOptions
+        let budget = budgetBytes ?? MemoryBudget.automatic()
+        self.budgetBytes = budget
+        self.sessionOptions = sessionOptions.resolved(explicitBudget: budgetBytes)
         self.limiter = limiter
         self.baselineBytes = ResidentReader.bytes()
     }
@@ -130,7 +131,7 @@ public actor ModelStore {
         return baselineBytes + weights + activation
     }
 
-    private func residentEstimate(_ d: ModelDescriptor) -> Int {
+    func residentEstimate(_ d: ModelDescriptor) -> Int {
         entries[d.id]?.residentBytes ?? measuredResident[d.id] ?? d.estimatedResidentBytes
     }
 
@@ -203,7 +204,8 @@ public actor ModelStore {
         if minimum > budgetBytes {
             throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: minimum, budgetBytes: budgetBytes)
         }
-        try await waitForRoom(footprint(d), for: d, quiet: true)
+        // Room for the weights now; each run asks for its activations (for its real input size) when it starts.
+        try await waitForRoom(residentEstimate(d), for: d, quiet: true)
         if let e = entries[d.id] {  // loaded by another task while this one waited
             entries[d.id]?.leases += 1
             return e.session

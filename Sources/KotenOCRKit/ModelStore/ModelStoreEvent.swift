@@ -32,8 +32,8 @@ public enum ModelStoreError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .budgetTooSmall(let mode, let needed, let budget):
-            return "mode \(mode) needs about \(formatBytes(needed)) (runtime, weights and largest activations) "
-                + "but the memory budget is \(formatBytes(budget)); raise --memory-budget"
+            return "mode \(mode) needs about \(formatBytes(needed)) (what is resident, the next model's weights or "
+                + "activations, and headroom for page buffers) but the memory budget is \(formatBytes(budget)); raise --memory-budget"
         case .missingModel(let path): return "\(path): model file not found"
         }
     }

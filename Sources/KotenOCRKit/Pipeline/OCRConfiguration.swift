@@ -20,6 +20,9 @@ public struct OCRConfiguration: Sendable {
     public var ppocrOrientationClassifier: Bool
     /// PDF pages are rendered at this resolution.
     public var pdfDPI: Double
+    /// Read images whose decoder reports damaged data (default false: such a page fails with
+    /// `ImageError.truncated`/`.corrupt` instead of yielding wrong text). Process-wide.
+    public var acceptDamagedImages: Bool = false
     /// Apply `AllocatorPolicy` (glibc: fixed mmap threshold, trimming) when the engine starts. It is
     /// process-wide; turn it off if the host application manages its allocator itself.
     public var tuneAllocator: Bool

@@ -98,6 +98,15 @@ final class InferenceSession: @unchecked Sendable {
     /// the requested outputs (all when `outputNames` is nil), copied out of ORT's buffers.
     /// `shrinkArena` asks ORT to return the CPU arena's unused memory after the run.
     func run(_ inputs: [String: Tensor], outputNames: [String]? = nil, shrinkArena: Bool = false) throws -> [String: Tensor] {
+        try run(inputs, outputNames: outputNames, shrinkArena: shrinkArena) { views in
+            try views.mapValues { try $0.copy() }
+        }
+    }
+
+    /// Runs the model and hands `consume` views of the outputs in ONNX Runtime's own buffers (valid only during
+    /// the call): large outputs such as a recogniser's [1,T,18385] probabilities are read in place, never copied.
+    func run<R>(_ inputs: [String: Tensor], outputNames: [String]? = nil, shrinkArena: Bool = false,
+                consume: ([String: TensorView]) throws -> R) throws -> R {
         let api = try ORT.table()
         let names = outputNames ?? outputs.map(\.name)
         for name in names where !outputs.contains(where: { $0.name == name }) { throw InferenceError.unknownName(name) }
@@ -128,12 +137,12 @@ final class InferenceSession: @unchecked Sendable {
             var outNamePtrs = outNames.map { UnsafePointer($0) }
             try ORT.check(try ORT.fn(api.Run, "Run")(handle, runOptions, &inNamePtrs, inputValues, inputValues.count,
                                                      &outNamePtrs, names.count, &outValues), "Run")
-            var result: [String: Tensor] = [:]
+            var views: [String: TensorView] = [:]
             for (name, value) in zip(names, outValues) {
                 guard let value else { throw InferenceError.unknownName(name) }
-                result[name] = try Self.copyOut(value, name: name)
+                views[name] = try Self.view(value, name: name)
             }
-            return result
+            return try consume(views)
         }
     }
 
@@ -163,24 +172,23 @@ final class InferenceSession: @unchecked Sendable {
         }
     }
 
-    private static func copyOut(_ value: OpaquePointer, name: String) throws -> Tensor {
+    private static func view(_ value: OpaquePointer, name: String) throws -> TensorView {
         let api = try ORT.table()
         var info: OpaquePointer?
         try ORT.check(try ORT.fn(api.GetTensorTypeAndShape, "GetTensorTypeAndShape")(value, &info), "GetTensorTypeAndShape")
         guard let info else { throw InferenceError.badTensor(name: name, reason: "no type information") }
         defer { api.ReleaseTensorTypeAndShapeInfo?(info) }
         let (type, shape) = try typeAndShape(info)
-        let count = shape.reduce(1, *)
+        let count = max(0, shape.reduce(1, *))
         var raw: UnsafeMutableRawPointer?
         try ORT.check(try ORT.fn(api.GetTensorMutableData, "GetTensorMutableData")(value, &raw), "GetTensorMutableData")
-        guard let raw, count >= 0 else { return Tensor(shape: shape, floats: []) }
         switch type {
         case .float32:
-            let p = raw.bindMemory(to: Float.self, capacity: count)
-            return Tensor(shape: shape, floats: Array(UnsafeBufferPointer(start: p, count: count)))
+            let p = raw?.bindMemory(to: Float.self, capacity: count)
+            return TensorView(name: name, shape: shape, floats: UnsafeBufferPointer(start: p, count: p == nil ? 0 : count), int64s: nil)
         case .int64:
-            let p = raw.bindMemory(to: Int64.self, capacity: count)
-            return Tensor(shape: shape, int64s: Array(UnsafeBufferPointer(start: p, count: count)))
+            let p = raw?.bindMemory(to: Int64.self, capacity: count)
+            return TensorView(name: name, shape: shape, floats: nil, int64s: UnsafeBufferPointer(start: p, count: p == nil ? 0 : count))
         case .other(let code):
             throw InferenceError.badTensor(name: name, reason: "unsupported element type \(code)")
         }

@@ -4,7 +4,7 @@ import CONNXRuntime
 /// How an inference session is configured (ONNX Runtime session options).
 ///
 /// Defaults are the memory-first ones measured here (docs/performance.md): the memory-pattern planner off;
-/// the CPU arena chosen per stage (`ArenaPolicy.recognitionOnly`): off for the page-sized detector run, whose
+/// the CPU arena chosen per stage (`ArenaPolicy.automatic` → `.recognitionOnly`): off for the page-sized detector run, whose
 /// activations dominate the peak and must go back to the system as soon as they are freed, and on — shrunk
 /// after every run — for the many small recognition runs, where allocating through the system for every
 /// tensor cost more kernel time than the inference itself; one intra-op thread per session (concurrency
@@ -22,6 +22,9 @@ public struct SessionOptions: Sendable, Hashable {
     public var interOpThreads: Int = 1
     /// When ORT's CPU memory arena is used. Where it is on, it is shrunk after every run.
     public enum ArenaPolicy: Sendable, Hashable {
+        /// `.recognitionOnly`, or `.never` when the engine runs under an explicit memory budget below the
+        /// machine's memory (the arena of concurrent recognitions keeps tens of MB that a tight budget needs).
+        case automatic
         /// Never: every tensor is allocated from and returned to the system (least memory, most kernel time).
         case never
         /// For classification and recognition runs; never for detection.
@@ -30,12 +33,12 @@ public struct SessionOptions: Sendable, Hashable {
         case always
     }
 
-    public var arena: ArenaPolicy = .recognitionOnly
+    public var arena: ArenaPolicy = .automatic
     /// ORT's memory-pattern planner (pre-allocates one block per input shape). Off by default.
     public var memoryPattern: Bool = false
     public var graphOptimisation: GraphOptimisation = .all
 
-    public init(intraOpThreads: Int = 1, interOpThreads: Int = 1, arena: ArenaPolicy = .recognitionOnly,
+    public init(intraOpThreads: Int = 1, interOpThreads: Int = 1, arena: ArenaPolicy = .automatic,
                 memoryPattern: Bool = false, graphOptimisation: GraphOptimisation = .all) {
         self.intraOpThreads = max(1, intraOpThreads)
         self.interOpThreads = max(1, interOpThreads)
@@ -44,12 +47,20 @@ public struct SessionOptions: Sendable, Hashable {
         self.graphOptimisation = graphOptimisation
     }
 
+    /// The policy with `.automatic` resolved for a store given `explicitBudget` (nil: none was set).
+    func resolved(explicitBudget: Int?) -> SessionOptions {
+        guard arena == .automatic else { return self }
+        var copy = self
+        copy.arena = (explicitBudget.map { $0 < ProcessMemory.physicalBytes } ?? false) ? .never : .recognitionOnly
+        return copy
+    }
+
     /// Whether a model of `stage` runs with the CPU arena.
     func usesArena(for stage: ModelStage) -> Bool {
         switch arena {
         case .never: return false
         case .always: return true
-        case .recognitionOnly: return stage != .detection
+        case .recognitionOnly, .automatic: return stage != .detection
         }
     }
 

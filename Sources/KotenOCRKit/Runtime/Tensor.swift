@@ -61,3 +61,20 @@ public struct TensorInfo: Sendable, Equatable, CustomStringConvertible {
         return "\(name) \(t) [\(shape.map { $0 < 0 ? "?" : String($0) }.joined(separator: ","))]"
     }
 }
+
+/// An output tensor seen in place, in ONNX Runtime's buffer: valid only inside the `consume` closure of a run.
+public struct TensorView {
+    public let name: String
+    public let shape: [Int]
+    /// The elements of a float32 tensor, else nil.
+    public let floats: UnsafeBufferPointer<Float>?
+    /// The elements of an int64 tensor, else nil.
+    public let int64s: UnsafeBufferPointer<Int64>?
+
+    /// A copy that outlives the run.
+    public func copy() throws -> Tensor {
+        if let floats { return Tensor(shape: shape, floats: Array(floats)) }
+        if let int64s { return Tensor(shape: shape, int64s: Array(int64s)) }
+        throw InferenceError.badTensor(name: name, reason: "no elements")
+    }
+}

@@ -20,8 +20,18 @@ public enum AtomicFile {
     }
 
     /// The start of the name of every temporary file `write` makes for a target named `name`
-    /// (`.<name>.tmp-`): hidden, and never mistaken for a result.
-    public static func temporaryPrefix(for name: String) -> String { ".\(name).tmp-" }
+    /// (`.<name>.tmp-`): hidden, and never mistaken for a result. A name too long for that to fit in a file
+    /// name (255 bytes with the random suffix) keeps its first characters and a hash of the whole name.
+    public static func temporaryPrefix(for name: String) -> String {
+        let plain = ".\(name).tmp-"
+        guard plain.utf8.count > 245 else { return plain }
+        var head = ""
+        for character in name {
+            if head.utf8.count + String(character).utf8.count > 230 { break }
+            head.append(character)
+        }
+        return ".\(head)~\(SHA256.hex(Data(name.utf8)).prefix(8)).tmp-"
+    }
 
     /// Removes temporary files a killed writer left behind for the targets `urls` (only theirs: other
     /// writers' temporary files in the same folders are untouched). Returns the removed files.
@@ -32,10 +42,10 @@ public enum AtomicFile {
         var removed: [URL] = []
         for (folder, targets) in targetsByFolder {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
-            for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
-                guard let cut = name.range(of: ".tmp-", options: .backwards) else { continue }
-                let target = String(name[name.index(after: name.startIndex)..<cut.lowerBound])
-                guard targets.contains(target) else { continue }
+            let prefixes = targets.map(temporaryPrefix(for:))
+            for name in names where name.hasPrefix(".") && prefixes.contains(where: { name.hasPrefix($0) }) {
+                let suffix = name.split(separator: "-").last.map(String.init) ?? ""
+                guard !suffix.isEmpty, suffix.allSatisfy(\.isNumber) else { continue }
                 let url = folder.appendingPathComponent(name)
                 if (try? FileManager.default.removeItem(at: url)) != nil { removed.append(url) }
             }

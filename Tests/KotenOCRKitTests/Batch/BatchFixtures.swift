@@ -103,6 +103,9 @@ enum BatchFixtures {
         let process = Process()
         process.executableURL = TestPaths.cli
         process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        if environment["KOTEN_OCR_STATE_DIR"] == nil { environment["KOTEN_OCR_STATE_DIR"] = testStateDirectory.path }
+        process.environment = environment
         if let directory { process.currentDirectoryURL = directory }
         if let stdin { process.standardInput = stdin }
         process.standardOutput = FileHandle.nullDevice

@@ -193,6 +193,41 @@ struct ModelDirectoryTests {
                                saying: ["ONNX Runtime cannot load it"])
     }
 
+    /// A ppocr folder from the installed PP-OCRv5 files, with `replace` swapped in (name → file or text).
+    static func ppocrFolder(_ replace: [String: URL?], keys: String? = nil) throws -> URL {
+        let source = try TestPaths.ppocrModels().directory(for: .ppocr)
+        let root = try TestPaths.temporaryDirectory("ppocr-models")
+        let dir = root.appendingPathComponent("ppocr")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for name in ModelDirectory.requiredFiles(for: .ppocr) {
+            let target = dir.appendingPathComponent(name)
+            if name == PPOCRModelFiles.keysFile, let keys {
+                try Data(keys.utf8).write(to: target)
+            } else if let replacement = replace[name] {
+                if let replacement { try FileManager.default.createSymbolicLink(at: target, withDestinationURL: replacement) }
+            } else {
+                try FileManager.default.createSymbolicLink(at: target, withDestinationURL: source.appendingPathComponent(name))
+            }
+        }
+        return root
+    }
+
+    @Test("ppocr: the classifier in the recogniser's place is refused before any page, naming the file")
+    func ppocrWrongRecogniser() throws {
+        let source = try TestPaths.ppocrModels().directory(for: .ppocr)
+        let root = try Self.ppocrFolder([PPOCRModelFiles.recogniserFile: source.appendingPathComponent(PPOCRModelFiles.classifierFile)])
+        try Self.expectRefused(mode: "ppocr", root: root, file: PPOCRModelFiles.recogniserFile, saying: ["[N,3,48,W]"])
+        let verify = try ModeFixtures.cli(["models", "verify", root.path])
+        #expect(verify.status == 1, "\(verify.stdout)\(verify.stderr)")
+    }
+
+    @Test("ppocr: a keys file that does not match the recogniser's classes is refused, naming the keys file")
+    func ppocrKeysMismatch() throws {
+        let keys = (0..<100).map { "k\($0)" }.joined(separator: "\n") + "\n"
+        try Self.expectRefused(mode: "ppocr", root: try Self.ppocrFolder([:], keys: keys), file: PPOCRModelFiles.keysFile,
+                               saying: ["100 keys", "18385 output classes"])
+    }
+
     // MARK: - koten-ocr models
 
     @Test("models verify: exit 0 with the routing for the stand-ins, 1 for a bad folder")

@@ -8,22 +8,25 @@ public struct CTCDecoder: Sendable {
 
     /// `probabilities` is [steps × classes] row-major (softmax output).
     public func decode(_ probabilities: [Float], steps: Int, classes: Int) -> RecognisedText {
-        guard steps > 0, classes > 0, probabilities.count >= steps * classes else { return .empty }
+        probabilities.withUnsafeBufferPointer { decode($0, steps: steps, classes: classes) }
+    }
+
+    /// The same over the probabilities in place (e.g. ONNX Runtime's output buffer).
+    public func decode(_ p: UnsafeBufferPointer<Float>, steps: Int, classes: Int) -> RecognisedText {
+        guard steps > 0, classes > 0, p.count >= steps * classes else { return .empty }
         var chars: [RecognisedText.Character] = []
         var previous = -1
-        probabilities.withUnsafeBufferPointer { p in
-            for t in 0..<steps {
-                var best = 0
-                var bestP = p[t * classes]
-                for k in 1..<classes where p[t * classes + k] > bestP {
-                    best = k
-                    bestP = p[t * classes + k]
-                }
-                if best != 0 && best != previous && best < keys.count {
-                    chars.append(.init(text: keys[best], confidence: bestP))
-                }
-                previous = best
+        for t in 0..<steps {
+            var best = 0
+            var bestP = p[t * classes]
+            for k in 1..<classes where p[t * classes + k] > bestP {
+                best = k
+                bestP = p[t * classes + k]
             }
+            if best != 0 && best != previous && best < keys.count {
+                chars.append(.init(text: keys[best], confidence: bestP))
+            }
+            previous = best
         }
         return RecognisedText(characters: chars)
     }

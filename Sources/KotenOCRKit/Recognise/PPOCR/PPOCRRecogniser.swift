@@ -34,15 +34,18 @@ public struct PPOCRRecogniser: TextRecogniser {
             guard let input = handle.inputs.first?.name, let output = handle.outputs.first?.name else {
                 throw InferenceError.signatureMismatch(model: model.url.lastPathComponent, reason: "no input/output")
             }
-            let result = try await handle.run([input: tensor], outputNames: [output])
-            guard let probs = result[output], let values = probs.floats, probs.shape.count == 3 else {
-                throw InferenceError.signatureMismatch(model: model.url.lastPathComponent, reason: "expected [1,T,C] output")
+            let path = model.url.lastPathComponent
+            return try await handle.run([input: tensor], outputNames: [output]) { views in
+                // Decoded in ONNX Runtime's buffer: a long line's [1,T,18385] probabilities are never copied.
+                guard let probs = views[output], let values = probs.floats, probs.shape.count == 3 else {
+                    throw InferenceError.signatureMismatch(model: path, reason: "expected [1,T,C] output")
+                }
+                guard probs.shape[2] == decoder.keys.count else {
+                    throw InferenceError.signatureMismatch(model: path,
+                        reason: "\(probs.shape[2]) output classes but \(decoder.keys.count) keys")
+                }
+                return decoder.decode(values, steps: probs.shape[1], classes: probs.shape[2])
             }
-            guard probs.shape[2] == decoder.keys.count else {
-                throw InferenceError.signatureMismatch(model: model.url.lastPathComponent,
-                    reason: "\(probs.shape[2]) output classes but \(decoder.keys.count) keys")
-            }
-            return decoder.decode(values, steps: probs.shape[1], classes: probs.shape[2])
         }
     }
 }
