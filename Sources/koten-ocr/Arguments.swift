@@ -84,7 +84,10 @@ struct Arguments {
                     a.memoryBudget = b
                 case "-j", "--jobs": a.jobs = try int(arg, try next())
                 case "--max-pixels": a.maxPixels = try int(arg, try next())
-                case "--det-max-side": a.detectorMaxSide = try int(arg, try next(), min: 32)
+                case "--det-max-side":
+                    a.detectorMaxSide = try int(arg, try next(), min: 32)
+                    // The detector's activations grow with the square of this side (≈ 45 bytes per input value).
+                    guard a.detectorMaxSide <= 4096 else { throw UsageError(description: "--det-max-side must be at most 4096") }
                 case "--no-orientation-classifier": a.orientationClassifier = false
                 case "--accept-damaged-images": a.acceptDamagedImages = true
                 case "-r", "--recursive": a.recursive = true
@@ -110,8 +113,18 @@ struct Arguments {
         }
         if !a.showHelp && !a.showVersion {
             if a.inputs.isEmpty && a.inputList == nil { throw UsageError(description: "no input given (see --help)") }
-            if a.output == nil, let flag = a.resume ? "--resume" : a.overwrite ? "--overwrite" : nil {
-                throw UsageError(description: "\(flag) needs --output DIR (results on standard output are never resumed)")
+            if a.output == nil && a.resume {
+                throw UsageError(description: "--resume needs --output DIR (results on standard output are never resumed)")
+            }
+            if a.output == nil && a.overwrite {
+                throw UsageError(description: "--overwrite needs --output DIR (standard output overwrites nothing)")
+            }
+            if let file = a.diagnosticsFile {
+                let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
+                    throw UsageError(description: "--diagnostics \(file): no such folder \(folder)")
+                }
             }
         }
         return a
@@ -120,7 +133,7 @@ struct Arguments {
     static let help = """
     Usage: koten-ocr [options] <image|pdf|directory>...
            koten-ocr diagnostics [show ID] [--json]   (see koten-ocr diagnostics --help)
-           koten-ocr models [list | verify DIR | install --mode ndl|koten SOURCE]   (see koten-ocr models --help)
+           koten-ocr models [list | verify DIR | install --mode MODE SOURCE]   (see koten-ocr models --help)
 
     OCR for Japanese classical books and modern print. Reads each page and writes its text to standard
     output, or with --output writes <stem>.txt and <stem>.json (and <stem>.xml in the ndl and koten modes)
@@ -139,7 +152,7 @@ struct Arguments {
           --memory-budget SIZE memory budget for the process, e.g. 200MB (default: cgroup limit or RAM)
       -j, --jobs N             most model runs in flight at once (default 4)
           --max-pixels N       refuse images with more pixels (default 200000000)
-          --det-max-side N     ppocr: longer side of the detector input (default 960)
+          --det-max-side N     ppocr: longer side of the detector input (default 960, at most 4096)
           --no-orientation-classifier
                                ppocr: skip the 0°/180° line classifier
       -r, --recursive          read directories' subfolders too (hidden files and folders are skipped)

@@ -27,6 +27,11 @@ enum CLI {
         let mode = arguments.mode ?? DefaultMode.choose(models: arguments.models, quiet: arguments.quiet)
         let models: ModelDirectory
         if let path = arguments.models {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
+                stderrLine("koten-ocr: --models \(path): no such folder")
+                return 2
+            }
             models = ModelDirectory(root: URL(fileURLWithPath: path))
         } else if let found = ModelDirectory.locate(mode) {
             models = found

@@ -1,7 +1,7 @@
 import Foundation
 import KotenOCRKit
 
-/// `koten-ocr models install --mode ndl|koten SOURCE [--models DIR]`.
+/// `koten-ocr models install --mode koten|ndl|ppocr SOURCE [--models DIR]`.
 ///
 /// SOURCE is a folder (NDL's `src/`, a folder holding `ndl/` or `koten/`, or the files themselves) or an
 /// archive (.zip with `unzip`, .tar/.tar.gz/.tgz with `tar`), unpacked into a staging folder next to the
@@ -23,10 +23,10 @@ enum ModelInstaller {
                 i += 1
                 if arg == "--models" {
                     destination = URL(fileURLWithPath: args[i], isDirectory: true)
-                } else if let m = OCRMode(rawValue: args[i]), m != .ppocr {
+                } else if let m = OCRMode(rawValue: args[i]) {
                     mode = m
                 } else {
-                    return ModelsCommand.usage("models install --mode takes ndl or koten, not '\(args[i])'")
+                    return ModelsCommand.usage("models install --mode takes koten, ndl or ppocr, not '\(args[i])'")
                 }
             } else if arg.hasPrefix("-") {
                 return ModelsCommand.usage("unknown option \(arg)")
@@ -35,7 +35,7 @@ enum ModelInstaller {
             }
             i += 1
         }
-        guard let mode else { return ModelsCommand.usage("models install needs --mode ndl or --mode koten") }
+        guard let mode else { return ModelsCommand.usage("models install needs --mode koten, ndl or ppocr") }
         guard sources.count == 1 else { return ModelsCommand.usage("models install needs one SOURCE folder or archive") }
         do {
             let installed = try await install(mode, from: URL(fileURLWithPath: sources[0]), into: destination)

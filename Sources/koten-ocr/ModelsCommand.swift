@@ -6,7 +6,7 @@ enum ModelsCommand {
     static let help = """
     Usage: koten-ocr models [list]
            koten-ocr models verify DIR
-           koten-ocr models install --mode ndl|koten SOURCE [--models DIR]
+           koten-ocr models install --mode koten|ndl|ppocr SOURCE [--models DIR]
 
       list      the model search path and, for each mode, where its models are (the default)
       verify    load every model file of every mode found in DIR with ONNX Runtime and check its signature
@@ -48,7 +48,8 @@ enum ModelsCommand {
             if let found = ModelDirectory.locate(mode) {
                 print("\(label) \(found.directory(for: mode).path)")
             } else if mode == .ppocr {
-                print("\(label) not installed (scripts/setup.sh installs the PP-OCRv5 files into .deps/models)")
+                print("\(label) not installed (scripts/setup.sh puts the PP-OCRv5 files in .deps/models/ppocr; "
+                      + "koten-ocr models install --mode ppocr .deps/models/ppocr installs them for your user)")
             } else {
                 print("\(label) not installed (koten-ocr models install --mode \(mode) SOURCE)")
             }

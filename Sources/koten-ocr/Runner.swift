@@ -23,7 +23,8 @@ struct Runner {
                 if toStdout {
                     display.clear()
                     for result in results {
-                        if !firstStdoutResult { FileHandle.standardOutput.write(Data("\u{0C}".utf8)) }
+                        // Text pages are separated by a form feed (as Tesseract does); JSON is one line per page.
+                        if !firstStdoutResult && result.format != .json { FileHandle.standardOutput.write(Data("\u{0C}".utf8)) }
                         firstStdoutResult = false
                         FileHandle.standardOutput.write(result.data)
                     }

@@ -66,14 +66,32 @@ public struct ModelDirectory: Sendable {
     public func isInstalled(_ mode: OCRMode) -> Bool { missingFiles(for: mode).isEmpty }
 
     /// Candidate roots, first match wins: `$KOTEN_OCR_MODELS`, `$XDG_DATA_HOME/koten-ocr/models`
-    /// (default `~/.local/share/koten-ocr/models`), then `.deps/models` under the current directory
-    /// (a source checkout after `scripts/setup.sh`).
+    /// (default `~/.local/share/koten-ocr/models`), `.deps/models` under the current directory, then under the
+    /// source checkout the running executable was built in (after `scripts/setup.sh`).
     public static func searchPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
         var paths: [URL] = []
         if let env = environment["KOTEN_OCR_MODELS"], !env.isEmpty { paths.append(URL(fileURLWithPath: env)) }
         paths.append(userDirectory(environment: environment))
         paths.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".deps/models"))
+        if let checkout = sourceCheckout() {
+            let models = checkout.appendingPathComponent(".deps/models")
+            if !paths.contains(models) { paths.append(models) }
+        }
         return paths
+    }
+
+    /// The source checkout this executable was built in (`<checkout>/.build/<config>/koten-ocr`), if any:
+    /// its `.deps/models` serves a `koten-ocr` run from any folder.
+    static func sourceCheckout() -> URL? {
+        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            if dir.lastPathComponent == ".build" {
+                let checkout = dir.deletingLastPathComponent()
+                return FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Package.swift").path) ? checkout : nil
+            }
+            dir = dir.deletingLastPathComponent()
+        }
+        return nil
     }
 
     /// The per-user model folder `koten-ocr models install` writes to: `$XDG_DATA_HOME/koten-ocr/models`,

@@ -40,6 +40,13 @@ public enum ResultFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The bytes of `page` for a stream of pages on standard output: `json` as one compact line (JSON Lines, one
+    /// object per page); other formats as `render`. Throws as `render`.
+    public func renderForStream(_ page: PageResult) throws -> Data {
+        guard self == .json else { return try render(page) }
+        return try ResultJSON.encodeLine(page)
+    }
+
     /// The bytes of `page` in this format. Throws `ResultFormatError` for a reference format of a page
     /// without a reference tree (`ppocr`, or a result decoded from JSON) and for `tei` (see `TEIRun`).
     public func render(_ page: PageResult) throws -> Data {
@@ -100,9 +107,19 @@ public struct TEIRun: Sendable {
 /// JSON encoding of results: pretty-printed, keys sorted, slashes unescaped, UTF-8, dates as ISO 8601 UTC
 /// with milliseconds ("2026-11-29T18:46:00.123Z").
 public enum ResultJSON {
+    /// Pretty-printed, keys sorted, with a final newline.
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
+        try encode(value, pretty: true)
+    }
+
+    /// One line (JSON Lines): compact, keys sorted, with a final newline.
+    public static func encodeLine<T: Encodable>(_ value: T) throws -> Data {
+        try encode(value, pretty: false)
+    }
+
+    private static func encode<T: Encodable>(_ value: T, pretty: Bool) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(dateFormatter().string(from: date))

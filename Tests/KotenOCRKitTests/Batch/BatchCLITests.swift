@@ -54,12 +54,15 @@ struct BatchCLITests {
         #expect(InputCollector.relativeFolders("a/../b/2.png") == "2.png")
     }
 
-    @Test("standard output: pages in natural order, separated by form feeds")
+    @Test("standard output: pages in natural order, JSON one line per page, text separated by form feeds")
     func naturalOrderOnStdout() throws {
         let tree = try Self.tree.get()
         let run = try runCLI(try BatchFixtures.cliArguments(["-r", "--pages", "3", "--format", "json", tree.root.path, tree.extra.path]))
         #expect(run.status == 0, "\(run.stderr)")
-        let pages = try run.stdout.split(separator: "\u{0C}").map { try JSONDecoder().decode(PageResult.self, from: Data($0.utf8)) }
+        #expect(!run.stdout.contains("\u{0C}"))
+        let pages = try run.stdout.split(separator: "\n").map { try JSONDecoder().decode(PageResult.self, from: Data($0.utf8)) }
+        let text = try runCLI(try BatchFixtures.cliArguments(["-r", "--pages", "3", tree.root.path, tree.extra.path]))
+        #expect(text.stdout.split(separator: "\u{0C}", omittingEmptySubsequences: false).count == 4)
         #expect(pages.map { "\(URL(fileURLWithPath: $0.source.path).lastPathComponent)#\($0.source.page)" }
                 == ["book.tif#3", "1.png#1", "1.png#1", "extra.png#1"])
         #expect(pages[1].source.path.hasSuffix("/vol2/1.png") && pages[2].source.path.hasSuffix("/vol10/1.png"))
