@@ -68,7 +68,7 @@ struct MemoryBenchmark {
         print("| 4. no reaction to memory pressure | NDL modes' models kept through a 4-page ppocr batch: resident at the end | \(mb(kept.facts["residentEnd"] ?? 0)) | "
               + "pressure after page 1 releases them: \(mb(freed)) freed (\(String(format: "%.0f", inactive > 0 ? 100 * freed / inactive : 0))% of \(mb(inactive)) inactive) in \(String(format: "%.0f", ms)) ms; resident at the end | \(mb(released.facts["residentEnd"] ?? 0)) |")
 
-        try perMode(common)
+        let modeRuns = try perMode(common)
         try alternation(common)
 
         print("\n## Model memory ratio (resident ÷ file size)\n")
@@ -76,13 +76,15 @@ struct MemoryBenchmark {
         print("|---|---|---|---|---|")
         for (id, resident) in eager.modelBytes.sorted(by: { $0.key < $1.key }) {
             let file = eager.modelFileBytes[id] ?? 0
-            let act = (lazy.activationBytes[id] ?? eager.activationBytes[id]).map { mb($0) } ?? "–"
+            let measured = modeRuns.compactMap { $0.activationBytes[id] } + [lazy.activationBytes[id], eager.activationBytes[id]].compactMap { $0 }
+            let act = measured.max().map { mb($0) } ?? "–"
             print("| \(id) | \(mb(file)) | \(mb(resident)) | \(file > 0 ? String(format: "%.2f", Double(resident) / Double(file)) : "–") | \(act) |")
         }
     }
 
     /// Each mode on the photo: lazy vs eager models, and its detector input made naively vs the engine's way.
-    func perMode(_ common: [String]) throws {
+    func perMode(_ common: [String]) throws -> [BenchReport] {
+        var runs: [BenchReport] = []
         print("\n## Each mode on the 12 MP photo (ndl and koten with stand-in models)\n")
         print("| mode | lines | page time | peak, lazy models | peak, all 9 models eager | detector input: pad then resize | resize, never pad (engine) |")
         print("|---|---|---|---|---|---|---|")
@@ -90,9 +92,11 @@ struct MemoryBenchmark {
             let m = ["--mode", mode.rawValue]
             let lazy = try child("page", common + m), eager = try child("page", common + m + ["--eager"])
             let naive = try child("preprocess", common + m + ["--naive"]), engine = try child("preprocess", common + m)
+            runs.append(lazy)
             print("| \(mode) | \(Int(lazy.facts["lines"] ?? 0)) | \(String(format: "%.2f s", lazy.seconds)) | \(mb(lazy.peakBytes)) | "
                   + "\(mb(eager.peakBytes)) | \(mb(naive.peakBytes)) | \(mb(engine.peakBytes)) |")
         }
+        return runs
     }
 
     /// The three modes alternating page by page on `scan` under the budget; then the smallest budget (in
