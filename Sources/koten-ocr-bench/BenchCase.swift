@@ -85,13 +85,16 @@ enum BenchCase {
     /// after an eager start or a mode switch. With `--release`, a memory-pressure event after the first page
     /// releases them; the report gives what was freed, how fast, and the resident size at the end.
     static func pressure(_ o: Options) async throws {
-        let config = OCRConfiguration(mode: .ppocr, models: ModelDirectory(root: URL(fileURLWithPath: o.models)),
+        let root = try ModelRoot.combined(ppocr: URL(fileURLWithPath: o.models), standins: URL(fileURLWithPath: o.standins))
+        let config = OCRConfiguration(mode: .ppocr, models: ModelDirectory(root: root),
                                       memoryBudgetBytes: o.budget, maxConcurrentInferences: o.jobs)
         let engine = try KotenOCR(configuration: config)
         let source = try engine.open(URL(fileURLWithPath: o.photo))
         let baseline = ResidentReader.bytes()
         let start = Date()
-        let inactive = try await StandInSet(root: URL(fileURLWithPath: o.standins)).loadAll(into: engine.store)
+        // The NDL modes' models loaded and kept, as after an eager start or a mode switch; ppocr's page makes them inactive.
+        for mode in [OCRMode.ndl, .koten] { try await engine.prepare(mode, keepLoaded: true) }
+        let inactive = await engine.store.loadedModels().filter { !$0.key.hasPrefix("ppocr/") }.values.reduce(0, +)
         let monitor = MemoryPressureMonitor(store: engine.store)
         let manual = ManualPressureSource()
         monitor.start([manual])
