@@ -19,7 +19,6 @@ int kv_init(const char *argv0, int concurrency) {
     return 0;
 }
 
-void kv_set_concurrency(int concurrency) { vips_concurrency_set(concurrency < 1 ? 1 : concurrency); }
 
 size_t kv_last_error(char *buf, size_t size) {
     const char *msg = vips_error_buffer();
@@ -77,51 +76,22 @@ int kv_bmp_size(const char *path, int64_t *width, int64_t *height) {
     return 0;
 }
 
-static int open_with(const char *loader, const char *path, const void *data, size_t size, int page, int shrink,
-                     double dpi, int random_access, VipsImage **out) {
-    VipsAccess access = random_access ? VIPS_ACCESS_RANDOM : VIPS_ACCESS_SEQUENTIAL;
-    int pageable = kv_loader_is_paged(loader);
-    int shrinkable = loader_is(loader, "jpeg");
-    if (shrink < 1) shrink = 1;
-    if (dpi <= 0) dpi = 72;
-    if (data) {
-        if (loader_is(loader, "pdf"))
-            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", kv_fail_on,
-                                              "page", page, "dpi", dpi, NULL);
-        else if (pageable)
-            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", kv_fail_on,
-                                              "page", page, NULL);
-        else if (shrinkable)
-            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", kv_fail_on,
-                                              "shrink", shrink, NULL);
-        else
-            *out = vips_image_new_from_buffer(data, size, "", "access", access, "fail_on", kv_fail_on, NULL);
-    } else {
-        if (loader_is(loader, "pdf"))
-            *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on,
-                                            "page", page, "dpi", dpi, NULL);
-        else if (pageable)
-            *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on,
-                                            "page", page, NULL);
-        else if (shrinkable)
-            *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on,
-                                            "shrink", shrink, NULL);
-        else
-            *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on, NULL);
-    }
-    return *out ? 0 : -1;
-}
-
 int kv_open(const char *path, int page, int shrink, double dpi, int random_access, VipsImage **out) {
     const char *loader = vips_foreign_find_load(path);
     if (!loader) return -1;
-    return open_with(loader, path, NULL, 0, page, shrink, dpi, random_access, out);
-}
-
-int kv_open_buffer(const void *data, size_t size, int page, int shrink, int random_access, VipsImage **out) {
-    const char *loader = vips_foreign_find_load_buffer(data, size);
-    if (!loader) return -1;
-    return open_with(loader, NULL, data, size, page, shrink, 0, random_access, out);
+    VipsAccess access = random_access ? VIPS_ACCESS_RANDOM : VIPS_ACCESS_SEQUENTIAL;
+    if (shrink < 1) shrink = 1;
+    if (dpi <= 0) dpi = 72;
+    /* Each loader accepts only its own options: PDF takes page and dpi, paged formats page, JPEG shrink. */
+    if (loader_is(loader, "pdf"))
+        *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on, "page", page, "dpi", dpi, NULL);
+    else if (kv_loader_is_paged(loader))
+        *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on, "page", page, NULL);
+    else if (loader_is(loader, "jpeg"))
+        *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on, "shrink", shrink, NULL);
+    else
+        *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on, NULL);
+    return *out ? 0 : -1;
 }
 
 int kv_width(VipsImage *image) { return vips_image_get_width(image); }
@@ -191,12 +161,6 @@ int kv_resize(VipsImage *in, double hscale, double vscale, int kernel, VipsImage
 
 int kv_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out) {
     return vips_crop(in, out, left, top, width, height, NULL);
-}
-
-int kv_rotate(VipsImage *in, int degrees, VipsImage **out) {
-    VipsAngle a = degrees == 90 ? VIPS_ANGLE_D90 : degrees == 180 ? VIPS_ANGLE_D180
-                : degrees == 270 ? VIPS_ANGLE_D270 : VIPS_ANGLE_D0;
-    return vips_rot(in, out, a, NULL);
 }
 
 int kv_read_pixels(VipsImage *in, uint8_t *dst, size_t dst_size) {

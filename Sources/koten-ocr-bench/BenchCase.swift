@@ -164,7 +164,7 @@ enum BenchCase {
         let baseline = ResidentReader.bytes()
         let start = Date()
         let square = o.mode == .ndl ? 800 : o.mode == .koten ? 1280 : nil
-        let size = square.map { (width: $0, height: $0) } ?? DBDetectorSize.input(width: source.width, height: source.height)
+        let size = square.map { (width: $0, height: $0) } ?? DBDetector.inputSize(width: source.width, height: source.height, maxSide: 960)
         let input: RGBImage
         if o.naive {
             input = try NaivePreprocess.padThenResize(source, width: size.width, height: size.height)
@@ -177,13 +177,6 @@ enum BenchCase {
                                  seconds: Date().timeIntervalSince(start))
         report.facts["checksum"] = Double(input.pixels[input.pixels.count / 2])
         try BenchReport.emit(report)
-    }
-}
-
-/// The PP-OCR detector's input size for a page (longer side 960, multiples of 32).
-enum DBDetectorSize {
-    static func input(width: Int, height: Int) -> (width: Int, height: Int) {
-        DBDetector.inputSize(width: width, height: height, maxSide: 960)
     }
 }
 

@@ -9,8 +9,6 @@ typedef struct _VipsImage VipsImage;
 
 /// Starts libvips once per process: operation cache off, `concurrency` worker threads (>= 1).
 int kv_init(const char *argv0, int concurrency);
-/// Sets libvips' worker-thread count (>= 1).
-void kv_set_concurrency(int concurrency);
 /// Copies and clears libvips' error buffer into `buf` (always NUL-terminated). Returns the length.
 size_t kv_last_error(char *buf, size_t size);
 
@@ -33,8 +31,6 @@ int kv_bmp_size(const char *path, int64_t *width, int64_t *height);
 /// reduced size (shrink-on-load); it is ignored for other formats. `dpi` > 0 renders PDF pages at that DPI.
 /// `random_access` != 0 opens for random access (needed for crops in any order).
 int kv_open(const char *path, int page, int shrink, double dpi, int random_access, VipsImage **out);
-/// Opens an image held in memory (encoded bytes of any supported format), same options as kv_open.
-int kv_open_buffer(const void *data, size_t size, int page, int shrink, int random_access, VipsImage **out);
 
 /// Header facts (no pixel decoding).
 int kv_width(VipsImage *image);
@@ -52,8 +48,6 @@ int kv_to_rgb8(VipsImage *in, int autorotate, VipsImage **out);
 int kv_resize(VipsImage *in, double hscale, double vscale, int kernel, VipsImage **out);
 /// Extracts the rectangle (left, top, width, height), which must lie inside the image.
 int kv_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
-/// Rotates clockwise by 90, 180 or 270 degrees.
-int kv_rotate(VipsImage *in, int degrees, VipsImage **out);
 /// Decodes the image into `dst` (width × height × bands bytes of 8-bit pixels), in strips of rows,
 /// so no second whole-image buffer exists.
 int kv_read_pixels(VipsImage *in, uint8_t *dst, size_t dst_size);

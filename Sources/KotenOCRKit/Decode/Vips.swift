@@ -19,12 +19,6 @@ enum Vips {
         kv_set_strict_decoding(strict ? 1 : 0)
     }
 
-    /// Sets libvips' worker-thread count (≥ 1).
-    static func setConcurrency(_ n: Int) {
-        start()
-        kv_set_concurrency(Int32(max(1, n)))
-    }
-
     /// The last libvips error as one line (libvips may leave it empty: a fallback is given).
     static func lastError(fallback: String) -> String {
         var buf = [CChar](repeating: 0, count: 2048)

@@ -122,15 +122,6 @@ public actor ModelStore {
         return baselineBytes + largest + headroomBytes
     }
 
-    /// Bytes `mode` needs with every model resident: the runtime baseline, all weights and the largest
-    /// single activation (runs of one mode never overlap their peaks across stages).
-    public func fullRequirement(of mode: OCRMode) -> Int {
-        let models = registered[mode] ?? []
-        let weights = models.reduce(0) { $0 + residentEstimate($1) }
-        let activation = models.map { activationEstimate($0, inputElements: $0.typicalInputElements) }.max() ?? 0
-        return baselineBytes + weights + activation
-    }
-
     func residentEstimate(_ d: ModelDescriptor) -> Int {
         entries[d.id]?.residentBytes ?? measuredResident[d.id] ?? d.estimatedResidentBytes
     }
