@@ -32,6 +32,7 @@ let package = Package(
         .target(
             name: "KotenOCRKit",
             dependencies: ["CONNXRuntime", "CVipsShim", "CAllocator", "CCrashRecord"],
+            exclude: ["ReferenceSemantics/README.md"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
