@@ -40,14 +40,22 @@ let package = Package(
             dependencies: ["KotenOCRKit"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Inputs for tests and benchmarks (image writer, 12 MP photo, decompression bombs), kept out of the
+        // library an app embeds; CVipsTestShim holds the libvips save calls only they use. Not a product.
+        .target(name: "CVipsTestShim", dependencies: ["CVips"]),
+        .target(
+            name: "KotenOCRTestSupport",
+            dependencies: ["KotenOCRKit", "CVipsTestShim"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "koten-ocr-bench",
-            dependencies: ["KotenOCRKit"],
+            dependencies: ["KotenOCRKit", "KotenOCRTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "KotenOCRKitTests",
-            dependencies: ["KotenOCRKit"],
+            dependencies: ["KotenOCRKit", "KotenOCRTestSupport"],
             exclude: [],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
