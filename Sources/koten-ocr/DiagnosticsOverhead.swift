@@ -1,4 +1,5 @@
 import Foundation
+import KotenOCRKit
 
 /// The cost of diagnostics, measured (a benchmark, not a test): `koten-ocr diagnostics --overhead PAGE`.
 ///
