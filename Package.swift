@@ -35,9 +35,11 @@ let package = Package(
             exclude: ["ReferenceSemantics/README.md"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The crash of the CLI's KOTEN_OCR_TEST_CRASH hook (docs/diagnostics.md, "Test hooks"); not in the library.
+        .target(name: "CTestCrash"),
         .executableTarget(
             name: "koten-ocr",
-            dependencies: ["KotenOCRKit"],
+            dependencies: ["KotenOCRKit", "CTestCrash"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Inputs for tests and benchmarks (image writer, 12 MP photo, decompression bombs), kept out of the
