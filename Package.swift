@@ -32,21 +32,32 @@ let package = Package(
         .target(
             name: "KotenOCRKit",
             dependencies: ["CONNXRuntime", "CVipsShim", "CAllocator", "CCrashRecord"],
+            exclude: ["ReferenceSemantics/README.md"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The crash of the CLI's KOTEN_OCR_TEST_CRASH hook (docs/diagnostics.md, "Test hooks"); not in the library.
+        .target(name: "CTestCrash"),
         .executableTarget(
             name: "koten-ocr",
-            dependencies: ["KotenOCRKit"],
+            dependencies: ["KotenOCRKit", "CTestCrash"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Inputs for tests and benchmarks (image writer, 12 MP photo, decompression bombs), kept out of the
+        // library an app embeds; CVipsTestShim holds the libvips save calls only they use. Not a product.
+        .target(name: "CVipsTestShim", dependencies: ["CVips"]),
+        .target(
+            name: "KotenOCRTestSupport",
+            dependencies: ["KotenOCRKit", "CVipsTestShim"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
             name: "koten-ocr-bench",
-            dependencies: ["KotenOCRKit"],
+            dependencies: ["KotenOCRKit", "KotenOCRTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "KotenOCRKitTests",
-            dependencies: ["KotenOCRKit"],
+            dependencies: ["KotenOCRKit", "KotenOCRTestSupport"],
             exclude: [],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

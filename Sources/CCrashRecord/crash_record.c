@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -264,20 +263,4 @@ void kcr_end(int remove_marker) {
         marker_fd = -1;
     }
     atomic_store(&claimed, 0);
-}
-
-static volatile uintptr_t invalid_address = 0;
-
-void kcr_test_crash(int signal_number) {
-    if (signal_number == SIGSEGV) {
-        volatile int *p = (volatile int *)invalid_address;
-        *p = 1;
-    }
-    if (signal_number == SIGABRT) abort();
-    // Worker threads (libdispatch) block asynchronous signals: unblock it, as a real fault would arrive.
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, signal_number);
-    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-    raise(signal_number);
 }

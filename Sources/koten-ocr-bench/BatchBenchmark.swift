@@ -1,5 +1,6 @@
 import Foundation
 import KotenOCRKit
+import KotenOCRTestSupport
 
 /// `koten-ocr-bench batch`: what a batch costs besides reading pages — planning (each input's header),
 /// the manifest's fsync'd lines, the SHA-256 check of `--resume`, and refusing decompression bombs.

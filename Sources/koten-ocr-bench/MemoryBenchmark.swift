@@ -1,5 +1,6 @@
 import Foundation
 import KotenOCRKit
+import KotenOCRTestSupport
 
 /// `koten-ocr-bench memory`: the four failures of memory-design.md, each measured as a before/after pair in
 /// this one run (each configuration in its own child process), plus the page breakdown and model ratios.

@@ -1,5 +1,6 @@
 import Foundation
 import KotenOCRKit
+import KotenOCRTestSupport
 
 // koten-ocr-bench: benchmarks that print markdown tables (docs/performance.md says how to run them).
 // Each measured configuration runs in a child process of this binary, so every peak (VmHWM) is its own.

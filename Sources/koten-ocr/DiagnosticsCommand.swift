@@ -105,7 +105,8 @@ enum DiagnosticsCommand {
     static func begin(_ arguments: Arguments) -> RunDiagnostics? {
         guard arguments.diagnostics || arguments.diagnosticsFile != nil else { return nil }
         return RunDiagnostics(store: arguments.diagnostics ? DiagnosticsStore.standard() : nil,
-                              options: RunDiagnostics.Options(terminationSignals: true))
+                              options: RunDiagnostics.Options(terminationSignals: true),
+                              hooks: DiagnosticsTestHooks(environment: ProcessInfo.processInfo.environment))
     }
 
     /// Runs `body` with the run's stages bound (so the CLI's own `write` stage is recorded).

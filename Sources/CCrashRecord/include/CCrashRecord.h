@@ -45,8 +45,4 @@ void kcr_end(int remove_marker);
 /// holds it, -2 when the file cannot be opened or locked for another reason (errno set).
 int kcr_claim(const char *path);
 
-/// Test hook: raises `signal` from inside a stage: SIGSEGV by an invalid memory write, SIGABRT by abort(),
-/// the others by raise() after unblocking the signal in the calling thread.
-void kcr_test_crash(int signal);
-
 #endif

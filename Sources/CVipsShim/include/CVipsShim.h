@@ -52,24 +52,6 @@ int kv_crop(VipsImage *in, int left, int top, int width, int height, VipsImage *
 /// so no second whole-image buffer exists.
 int kv_read_pixels(VipsImage *in, uint8_t *dst, size_t dst_size);
 
-/// Wraps 8-bit interleaved pixels (copied) as an image.
-int kv_from_pixels(const uint8_t *pixels, int width, int height, int bands, VipsImage **out);
-/// Saves by the file name's suffix (.jpg/.png/.tif/.webp). `quality` applies to JPEG/WebP.
-/// `orientation` 2-8 writes that EXIF orientation tag (JPEG), 0 or 1 writes none.
-int kv_save(VipsImage *in, const char *path, int quality, int orientation);
-
-/// Saves RGB as a 16-bit PNG (each 8-bit value v becomes v × 257).
-int kv_save_png16(VipsImage *in, const char *path);
-/// Saves as an 8-bit palette PNG (colour type 3, quantised to at most 256 colours).
-int kv_save_png_palette(VipsImage *in, const char *path);
-/// Saves as a CMYK JPEG (converted from sRGB through libvips' built-in CMYK profile).
-int kv_save_jpeg_cmyk(VipsImage *in, const char *path);
-/// Saves as a 1-bit (bilevel) TIFF: grey values >= 128 become white.
-int kv_save_tiff_1bit(VipsImage *in, const char *path);
-/// Saves `n` images as the pages of one multi-page TIFF (stacked vertically, each page `page_height` rows;
-/// every image must be that tall and as wide as the widest, narrower ones are padded with black).
-int kv_save_tiff_pages(VipsImage **pages, int n, const char *path);
-
 void kv_unref(VipsImage *image);
 
 /// SHA-256 through GLib's GChecksum (linked with libvips; there is no CryptoKit on Linux).

@@ -3,14 +3,14 @@ import Foundation
 
 /// libvips, started once per process with its operation cache off and bounded worker threads
 /// (setup-notes.md: the defaults inflate memory in a long-running process).
-enum Vips {
+package enum Vips {
     private static let started: Bool = {
         kv_init(CommandLine.arguments.first ?? "koten-ocr", 1) == 0
     }()
 
     /// Starts libvips if needed. Returns false if it could not start.
     @discardableResult
-    static func start() -> Bool { started }
+    package static func start() -> Bool { started }
 
     /// Strict (default): an image whose decoder reports damage is an error (`ImageError.truncated`/`.corrupt`).
     /// Lenient: damaged data is read anyway; only truncation fails. Process-wide.
@@ -20,7 +20,7 @@ enum Vips {
     }
 
     /// The last libvips error as one line (libvips may leave it empty: a fallback is given).
-    static func lastError(fallback: String) -> String {
+    package static func lastError(fallback: String) -> String {
         var buf = [CChar](repeating: 0, count: 2048)
         let n = kv_last_error(&buf, buf.count)
         let bytes = buf.prefix(n).map { UInt8(bitPattern: $0) }
@@ -32,10 +32,10 @@ enum Vips {
 }
 
 /// An owned `VipsImage*` (released on deinit).
-final class VipsHandle: @unchecked Sendable {
-    let pointer: OpaquePointer
+package final class VipsHandle: @unchecked Sendable {
+    package let pointer: OpaquePointer
 
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    package init(_ pointer: OpaquePointer) { self.pointer = pointer }
     deinit { kv_unref(pointer) }
 
     var width: Int { Int(kv_width(pointer)) }

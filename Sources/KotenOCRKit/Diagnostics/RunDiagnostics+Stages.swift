@@ -89,7 +89,7 @@ extension RunDiagnostics {
         thread.start()
     }
 
-    func sampleTick() {
+    package func sampleTick() {
         let resident = ResidentReader.bytes()
         let now = Date()
         lock.withLock { noteSample(resident, at: now) }

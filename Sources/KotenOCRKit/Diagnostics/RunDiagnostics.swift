@@ -67,19 +67,23 @@ public final class RunDiagnostics: @unchecked Sendable {
     var attachments: [ModelEventFeed] = []
     var finished: DiagnosticsPayload?
     let startResident: Int
-    let hooks: DiagnosticsTestHooks?
+    let hooks: (any RunDiagnosticsHooks)?
     private let stopSampling = DispatchSemaphore(value: 0)
 
     /// Starts a run. `store` nil keeps the payload in memory only (no marker, no crash record). Never throws:
     /// a diagnostics directory that cannot be written loses the marker, not the run.
-    public init(store: DiagnosticsStore? = DiagnosticsStore.standard(), options: Options = Options(),
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public convenience init(store: DiagnosticsStore? = DiagnosticsStore.standard(), options: Options = Options()) {
+        self.init(store: store, options: options, hooks: nil)
+    }
+
+    /// A run whose stage boundaries and finish also call `hooks` (the command-line tool's test hooks).
+    package init(store: DiagnosticsStore?, options: Options, hooks: (any RunDiagnosticsHooks)?) {
         let start = Date()
         self.start = start
         runId = Self.makeRunId(start)
         self.store = store
         self.options = options
-        hooks = DiagnosticsTestHooks(environment: environment)
+        self.hooks = hooks
         collected = store?.collectAbandonedRuns() ?? []
         var owns = false
         if let store, options.runMarker, (try? store.prepare()) != nil {

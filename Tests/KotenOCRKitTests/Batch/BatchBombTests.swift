@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KotenOCRKit
+import KotenOCRTestSupport
 
 /// Decompression bombs: files of a few hundred bytes whose headers declare about 10^10 pixels. Each is
 /// refused on its header — before any pixel buffer exists — with a one-line error naming the file.

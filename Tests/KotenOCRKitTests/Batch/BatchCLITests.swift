@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KotenOCRKit
+import KotenOCRTestSupport
 
 /// The batch options of the real CLI: an input list on standard input, --recursive with mirrored folders,
 /// --pages, the natural order on standard output, and the errors that stop a batch before it starts.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KotenOCRKit
+import KotenOCRTestSupport
 
 /// Every input a library has, through `ImageSource` (libvips): page counts of books, page selection by
 /// index, PDF resolution, and unusual encodings decoding to the page's pixels.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KotenOCRKit
+import KotenOCRTestSupport
 
 /// Small page images for the batch tests: windows of scaned0.png (1932×500, horizontal print) that each
 /// hold parts of two or three lines, so a page is read in a fraction of a second.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KotenOCRKit
+import KotenOCRTestSupport
 
 /// Books and unusual encodings through the real CLI and PP-OCRv5: a 3-page PDF and a 3-page TIFF give three
 /// results each, and a 16-bit PNG, a palette PNG, a CMYK JPEG and a 1-bit TIFF of a page read like the page.

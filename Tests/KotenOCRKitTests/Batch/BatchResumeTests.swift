@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KotenOCRKit
+import KotenOCRTestSupport
 
 /// Batches that survive kills: a run killed with SIGKILL part-way and resumed gives exactly the bytes of an
 /// uninterrupted run, no partial result ever exists under its final name, and nothing that is not the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KotenOCRKit
+import KotenOCRTestSupport
 
 /// A cluster when one machine is not enough: N processes with `--shard K/N` over the same inputs read every
 /// page exactly once, and together write exactly what one process writes.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KotenOCRKit
+import KotenOCRTestSupport
 
 /// The batch's rules without OCR: page selection, output names, directory listing, input lists,
 /// the manifest, stale temporary files, progress text, and what stops a batch before it starts.

@@ -10,7 +10,7 @@ struct DiagnosticsUnitTests {
 
     @Test("nested stages: times exclude nested stages; counts and the failing stage are recorded")
     func stageTiming() async throws {
-        let run = RunDiagnostics(store: nil, environment: [:])
+        let run = RunDiagnostics(store: nil)
         let outer: PipelineStage = "outer", inner: PipelineStage = "inner"
         let start = Date()
         await run.withStages {
@@ -48,7 +48,7 @@ struct DiagnosticsUnitTests {
 
     @Test("pressure events, failures and the bound on failures")
     func pressureAndBounds() async throws {
-        let run = RunDiagnostics(store: nil, options: .init(maxFailures: 2), environment: [:])
+        let run = RunDiagnostics(store: nil, options: .init(maxFailures: 2))
         run.recordPressure(freedBytes: 40_000_000, seconds: 0.012, source: "psi")
         for n in 1...3 { run.recordFailure(path: "missing\(n)", page: nil, stage: nil, reason: "no such file or directory") }
         let p = try await run.finish()
@@ -64,7 +64,7 @@ struct DiagnosticsUnitTests {
         let store = try ModelStore(budgetBytes: 1 << 34)
         try await store.withModel(files.classifier) { _ in }  // before the run: not recorded
         _ = await store.releaseAll()
-        let run = RunDiagnostics(store: nil, environment: [:])
+        let run = RunDiagnostics(store: nil)
         await run.attach(store)
         try await store.withModel(files.classifier) { _ in }
         let freed = await store.releaseAll(reason: "test")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KotenOCRKit
+import KotenOCRTestSupport
 
 /// Counts runs in flight at the place they really run (inside the limiter's slot).
 actor InFlightCounter {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KotenOCRKit
+import KotenOCRTestSupport
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

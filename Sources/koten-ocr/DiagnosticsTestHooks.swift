@@ -1,8 +1,10 @@
-import CCrashRecord
+import CTestCrash
 import Foundation
+import KotenOCRKit
 
 /// Test hooks, read from the environment once per run (documented in docs/diagnostics.md, "Test hooks").
-/// They exist so tests can stop, crash or check a real `koten-ocr` process at a chosen stage boundary:
+/// They exist so tests can stop, crash or check a real `koten-ocr` process at a chosen stage boundary; they live
+/// in the command-line tool and reach the run through the library's `RunDiagnosticsHooks` seam:
 ///
 /// - `KOTEN_OCR_TEST_PAUSE_STAGE=detect` — on entering stage `detect` (after the run marker records it),
 ///   write `koten-ocr-test: paused at detect pid <pid> VmHWM <bytes>` to standard error and sleep 120 s (to be
@@ -11,7 +13,7 @@ import Foundation
 ///   `segv` (an invalid memory write), `abrt` (abort()), `bus`, `ill` or `fpe` (raise()).
 /// - `KOTEN_OCR_TEST_REPORT_HWM=1` — after `finish()`, write `koten-ocr-test: VmHWM <bytes>` (the kernel's
 ///   high-water mark read then, independently of the payload) to standard error.
-struct DiagnosticsTestHooks: Sendable {
+struct DiagnosticsTestHooks: RunDiagnosticsHooks {
     var pauseStage: String?
     var crashSignal: Int32?
     var crashStage = "detect"

@@ -1,4 +1,5 @@
 import Foundation
+import KotenOCRKit
 
 /// Makes the memory benchmarks' standard input: a 12 MP phone photo of a book page — a 4032×3024 JPEG
 /// stored sideways with EXIF orientation 6, showing `page` upright (3024×4032) on a light background.

@@ -1,23 +1,3 @@
-/// A JSON value with ordered object members, for output that must match Python's `json.dumps`.
-public indirect enum JSONValue: Sendable, Hashable {
-    case object([Member])
-    case array([JSONValue])
-    case string(String)
-    case int(Int)
-    case double(Double)
-    case bool(Bool)
-    case null
-
-    public struct Member: Sendable, Hashable {
-        public var key: String
-        public var value: JSONValue
-        public init(_ key: String, _ value: JSONValue) {
-            self.key = key
-            self.value = value
-        }
-    }
-}
-
 /// `json.dumps(value, ensure_ascii=False, indent=2)` of CPython 3.11, byte for byte: `", "`
 /// → `",\n"` + indentation, `": "` after keys, `[]`/`{}` when empty, floats as `repr`
 /// (NaN/Infinity as Python writes them), strings escaping only `"`, `\` and controls < 0x20.

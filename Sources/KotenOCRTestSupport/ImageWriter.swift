@@ -1,5 +1,6 @@
-import CVipsShim
+import CVipsTestShim
 import Foundation
+import KotenOCRKit
 
 /// Writes an `RGBImage` through libvips (format by suffix: .jpg, .png, .tif, .webp). Used by benchmarks and
 /// tests to make inputs (e.g. a 12 MP JPEG with EXIF orientation 6).

@@ -1,4 +1,5 @@
 import Foundation
+import KotenOCRKit
 
 /// The cost of diagnostics, measured (a benchmark, not a test): `koten-ocr diagnostics --overhead PAGE`.
 ///
@@ -64,7 +65,6 @@ public enum DiagnosticsOverhead {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("koten-ocr-overhead-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = DiagnosticsStore(directory: folder)
-        let quiet: [String: String] = [:]
         _ = try await engine.read(source)  // loads the models and measures their activations once
 
         var without: [Report.Reading] = [], with: [Report.Reading] = []
@@ -73,7 +73,7 @@ public enum DiagnosticsOverhead {
         for i in 0..<max(1, repeats) {
             for diagnosed in i % 2 == 0 ? [false, true] : [true, false] {
                 if diagnosed {
-                    let run = RunDiagnostics(store: store, options: options, environment: quiet)
+                    let run = RunDiagnostics(store: store, options: options)
                     await run.attach(engine.store)
                     let start = DispatchTime.now().uptimeNanoseconds, cpu = cpuSeconds()
                     _ = try await run.page(path: page.path, page: 1) { try await engine.read(source) }
@@ -88,7 +88,7 @@ public enum DiagnosticsOverhead {
             }
         }
 
-        let run = RunDiagnostics(store: store, options: options, environment: quiet)
+        let run = RunDiagnostics(store: store, options: options)
         let probe: PipelineStage = "overhead-probe"
         let stageStart = DispatchTime.now().uptimeNanoseconds
         await run.withStages {
