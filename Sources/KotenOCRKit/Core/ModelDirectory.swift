@@ -12,16 +12,10 @@ public struct ModelDirectory: Sendable {
     /// Subfolders of a mode's folder searched after the folder itself (NDL's `src/model`, `src/config`).
     public static let subfolders = ["model", "config"]
 
-    /// The files a mode needs: one group per file, each listing the names it may have (NDL's published
-    /// versions; the first is the current one). A group is satisfied by the first name found.
-    public static func fileGroups(for mode: OCRMode) -> [[String]] {
-        switch mode {
-        case .ppocr: return [[PPOCRModelFiles.detectorFile], [PPOCRModelFiles.classifierFile],
-                             [PPOCRModelFiles.recogniserFile], [PPOCRModelFiles.keysFile]]
-        case .ndl: return NDLModelFiles.fileGroups
-        case .koten: return KotenModelFiles.fileGroups
-        }
-    }
+    /// The files a mode needs (`ModeDescriptor.fileGroups`): one group per file, each listing the names it
+    /// may have (NDL's published versions; the first is the current one). A group is satisfied by the first
+    /// name found.
+    public static func fileGroups(for mode: OCRMode) -> [[String]] { mode.descriptor.fileGroups }
 
     /// The first name of each file `mode` needs (see `fileGroups(for:)` for the accepted alternatives).
     public static func requiredFiles(for mode: OCRMode) -> [String] {
@@ -36,11 +30,12 @@ public struct ModelDirectory: Sendable {
         return root
     }
 
-    /// Where `name` is for `mode`: in its folder, else (NDL's modes) in the folder's `model/` or `config/`;
-    /// nil if absent.
+    /// Where `name` is for `mode`: in its folder, else (NDL's modes: `ModeDescriptor.searchesSubfolders`) in
+    /// the folder's `model/` or `config/`; nil if absent.
     public func file(_ name: String, for mode: OCRMode) -> URL? {
         let dir = directory(for: mode)
-        let subfolders = mode == .ppocr ? [] : Self.subfolders.map { dir.appendingPathComponent($0, isDirectory: true) }
+        let subfolders = mode.descriptor.searchesSubfolders
+            ? Self.subfolders.map { dir.appendingPathComponent($0, isDirectory: true) } : []
         for folder in [dir] + subfolders {
             let url = folder.appendingPathComponent(name)
             var isDir: ObjCBool = false
@@ -56,10 +51,33 @@ public struct ModelDirectory: Sendable {
 
     /// Files of `mode` missing from its folder: for each unsatisfied group its first name, followed by
     /// "(or …)" with the alternatives.
-    public func missingFiles(for mode: OCRMode) -> [String] {
-        Self.fileGroups(for: mode).filter { file(anyOf: $0, for: mode) == nil }.map { group in
-            group.count > 1 ? "\(group[0]) (or \(group.dropFirst().joined(separator: ", ")))" : group[0]
+    public func missingFiles(for mode: OCRMode) -> [String] { lookUp(mode).missing }
+
+    /// Every file `mode` needs, found in its folder: the one check of a mode's files, made when its pipeline
+    /// is built (and by the CLI before it starts). Throws `ModelError.missingFiles` naming the folder and
+    /// every missing file (with its alternative names).
+    public func files(for mode: OCRMode) throws -> ModeFiles {
+        let (found, missing) = lookUp(mode)
+        guard missing.isEmpty else {
+            throw ModelError.missingFiles(mode: mode, directory: directory(for: mode).path, files: missing)
         }
+        return ModeFiles(mode: mode, directory: directory(for: mode), found: found)
+    }
+
+    /// Each group of `mode` looked up: the file found by the group's first name, and the missing groups
+    /// described as `missingFiles` describes them.
+    private func lookUp(_ mode: OCRMode) -> (found: [String: URL], missing: [String]) {
+        var found: [String: URL] = [:]
+        var missing: [String] = []
+        for group in Self.fileGroups(for: mode) {
+            guard let first = group.first else { continue }
+            if let url = file(anyOf: group, for: mode) {
+                found[first] = url
+            } else {
+                missing.append(group.count > 1 ? "\(first) (or \(group.dropFirst().joined(separator: ", ")))" : first)
+            }
+        }
+        return (found, missing)
     }
 
     /// Whether every file `mode` needs is present (signatures are checked when the models load).

@@ -4,13 +4,14 @@
 /// `<stem>.txt`, the reference's `<stem>.json` and the koten TEI can be written byte for byte as NDL's
 /// code writes them (parity README O1–O4).
 public struct ReferencePage: Sendable, Hashable {
-    public var mode: ReferenceMode
+    /// The mode that read the page (`ndl` or `koten`).
+    public var mode: OCRMode
     /// The ordered PAGE element with STRING on every LINE.
     public var page: PageNode
     /// Size of the page as read (upright), the path as given and the file name.
     public var image: ImageInfo
 
-    public init(mode: ReferenceMode, page: PageNode, image: ImageInfo) {
+    public init(mode: OCRMode, page: PageNode, image: ImageInfo) {
         self.mode = mode
         self.page = page
         self.image = image
@@ -41,7 +42,7 @@ extension PageResult {
         let lines = zip(reference.page.lines, readings).enumerated().map { index, pair in
             TextLine(line: pair.0, reading: pair.1, readingOrder: index, image: reference.image)
         }
-        self.init(source: source, mode: reference.mode == .ndl ? .ndl : .koten, models: [], lines: lines)
+        self.init(source: source, mode: reference.mode, models: [], lines: lines)
         self.models = models
         self.reference = reference
     }

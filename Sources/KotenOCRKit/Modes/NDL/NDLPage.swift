@@ -1,24 +1,3 @@
-/// The two reference modes whose page logic lives here.
-public enum ReferenceMode: String, Sendable, Hashable, CaseIterable {
-    /// NDLOCR-Lite (DEIM layout, PARSeq cascade).
-    case ndl
-    /// NDL Koten OCR-Lite (RTMDet lines, one PARSeq).
-    case koten
-}
-
-/// A LINE to recognise, in document order of the ordered page.
-public struct RecognitionLine: Sendable, Hashable {
-    /// The LINE box from the XML (X, Y, X+WIDTH, Y+HEIGHT), image pixels, unclamped.
-    public var box: PixelBox
-    /// PRED_CHAR_CNT as a float (3 → 30-char model, 2 → 50, else 100); 100 when absent.
-    public var charCountClass: Double
-
-    public init(box: PixelBox, charCountClass: Double) {
-        self.box = box
-        self.charCountClass = charCountClass
-    }
-}
-
 /// NDLOCR-Lite page logic: layout, reading order and the lines to read.
 ///
 /// A page goes: `DEIMPostprocess.detections` → `NDLPage.orderedPage` →
@@ -51,34 +30,5 @@ public enum NDLPage {
             }
         }
         return page.lines.map { RecognitionLine(box: $0.lineBox, charCountClass: $0.double("PRED_CHAR_CNT") ?? 100) }
-    }
-}
-
-/// NDL Koten OCR-Lite page logic: layout, reading order and the lines to read.
-///
-/// A page goes: `RTMDetPostprocess.detections` → `KotenPage.orderedPage` →
-/// `KotenPage.recognitionLines` → `KotenRecognition.read` → `PageNode.setLineStrings` →
-/// `PageOutput.files(stem:page:image:mode: .koten)`; a batch adds
-/// `KotenTEI.file(firstStem:pages:)` over `TEIPage(page:image:)` of every page.
-public enum KotenPage {
-    /// The ordered page tree (koten `stage_ordered.xml`): every detection a LINE under PAGE,
-    /// ORDER by XY-cut, sorted, duplicates (> 0.9) removed; no 割注, no smoothing.
-    /// - Throws: only if the layout template cannot be parsed (an internal error).
-    public static func orderedPage(detections: [KotenDetection], imageWidth: Int, imageHeight: Int,
-                                   imageName: String) throws -> PageNode {
-        try LayoutTemplate.orderedPage(KotenLayout.template(detections: detections, imageWidth: imageWidth,
-                                                            imageHeight: imageHeight, imageName: imageName), options: .koten)
-    }
-
-    /// The LINEs to recognise in document order.
-    public static func recognitionLines(in page: PageNode) -> [RecognitionLine] {
-        page.lines.map { RecognitionLine(box: $0.lineBox, charCountClass: 100) }
-    }
-}
-
-extension PageNode {
-    /// Sets STRING on the LINEs in document order (`strings[i]` on the i-th LINE).
-    public mutating func setLineStrings(_ strings: [String]) {
-        for (path, s) in zip(paths(of: "LINE"), strings) { self[path: path][attribute: "STRING"] = s }
     }
 }
