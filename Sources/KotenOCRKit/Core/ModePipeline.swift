@@ -1,5 +1,6 @@
-/// One mode's whole trip for a page: decode → detect → crop → recognise → order. Each mode plugs its
-/// detector and recogniser in behind `TextDetector` / `TextRecogniser`; the pipeline composes them.
+/// One mode's whole trip for a page: decode → detect → crop → recognise → order. Each mode holds its
+/// detector and line reader behind `PageDetector` / `LineReader` (its own, or those the configuration
+/// supplies: `OCRConfiguration.stages`); the pipeline composes them.
 public protocol ModePipeline: Sendable {
     var mode: OCRMode { get }
     /// Every model the pipeline may use (registered with the store so it can plan the mode's memory).

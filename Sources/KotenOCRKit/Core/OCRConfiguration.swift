@@ -26,6 +26,10 @@ public struct OCRConfiguration: Sendable {
     /// Apply `AllocatorPolicy` (glibc: fixed mmap threshold, trimming) when the engine starts. It is
     /// process-wide; turn it off if the host application manages its allocator itself.
     public var tuneAllocator: Bool
+    /// Stages supplied in place of a mode's own, by mode (tests, apps), e.g.
+    /// `[.ppocr: StageOverrides(detector: myDetector)]`; a mode without an entry uses its own stages.
+    /// Checked when the mode's pipeline is built (`StageError.mismatch`).
+    public var stages: [OCRMode: StageOverrides] = [:]
     /// Watch for memory pressure (Linux: PSI and a resident watchdog against the budget; Apple: the system's
     /// memory-pressure source and UIKit's warning) and release inactive modes' models when it comes.
     public var watchMemoryPressure: Bool

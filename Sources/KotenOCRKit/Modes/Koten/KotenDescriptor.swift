@@ -11,8 +11,9 @@ public struct KotenDescriptor: ModeDescriptor {
     public var defaultFormats: [ResultFormat] { [.txt, .json, .xml] }
     public var referenceJSON: ReferenceJSONStyle? { .koten }
 
-    /// `KotenPipeline` (charset read and checked). Throws `ModelError.invalidFile`.
+    /// `KotenPipeline` with the configuration's stages (charset read and checked).
+    /// Throws `ModelError.invalidFile`, `StageError.mismatch`.
     public func pipeline(files: ModeFiles, configuration: OCRConfiguration) throws -> any ModePipeline {
-        try KotenPipeline(files: KotenModelFiles(files: files))
+        try KotenPipeline(files: KotenModelFiles(files: files), stages: configuration.stages[.koten] ?? StageOverrides())
     }
 }

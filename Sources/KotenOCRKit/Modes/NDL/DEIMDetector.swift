@@ -1,4 +1,5 @@
-/// NDLOCR-Lite's DEIMv2 layout detector (`deim-s-1024x1024.onnx`) on ONNX Runtime.
+/// NDLOCR-Lite's DEIMv2 layout detector (`deim-s-1024x1024.onnx`) on ONNX Runtime, as a
+/// `PaddedSquareDetector` (`detector(model:)`).
 ///
 /// Inputs: `images` float32 [1,3,N,N] — the page on a black square (S = its longer side), Pillow bicubic to
 /// N×N (N read from the session: 800 for NDL's file despite its name), RGB, (x/255 − mean)/std with
@@ -6,16 +7,8 @@
 /// the reference passes. Outputs `labels` int64 [1,Q], `boxes` float32 [1,Q,4], `scores` float32 [1,Q],
 /// optional `char_count` int64 [1,Q], into `DEIMPostprocess` (score > 0.25, boxes × S/N).
 /// Reference: reference-pipelines.md §1.2; goldens `ndl/preprocess/deim` (tensor SHA-256).
-public struct DEIMDetector: Sendable {
-    public let model: ModelDescriptor
-    /// Rows are kept when score > this (the reference's `--det-conf-threshold`).
-    public var scoreThreshold: Float = 0.25
-    /// Pages longer than this many input sides are decoded at reduced size (see `PaddedSquarePage.decode`).
-    public var reducedDecodeFactor = 4
-
+public enum DEIMDetector {
     static let what = "NDLOCR-Lite's DEIM detector"
-
-    public init(model: ModelDescriptor) { self.model = model }
 
     /// What the session says, checked.
     public struct Signature: Sendable, Equatable {
@@ -43,43 +36,27 @@ public struct DEIMDetector: Sendable {
         return Signature(inputSide: w, hasCharCount: charCount != nil)
     }
 
-    /// Loads the model through `store` and checks its signature. Throws `ModelError.invalidFile`.
-    public func signature(store: ModelStore) async throws -> Signature {
-        try await store.withModel(model) { try Self.signature(ModelSignature($0)) }
-    }
-
     /// The `images` tensor for a decoded page: float32 [1,3,N,N], RGB, `PixelNormalisation.deim`.
     public static func inputTensor(_ page: RGBImage, inputSide: Int) -> Tensor {
         packImageTensor(PaddedSquarePage.resized(page, inputSide: inputSide), order: .rgb, normalisation: .deim)
     }
 
-    /// Detects the layout of `source`. Returns the detections (image pixels of the upright page) and the
-    /// full-resolution page when that is what was decoded (the pipeline crops lines from it), else nil.
-    /// The input tensor and the resized page exist only inside the model's run.
-    /// Throws `ImageError`, `ModelError.invalidFile`, `InferenceError`, `ModelStoreError`, `DetectorOutputError`.
-    public func detectWithPage(_ source: ImageSource, store: ModelStore) async throws -> (detections: [NDLDetection], page: RGBImage?) {
-        let threshold = scoreThreshold, path = model.url.path, side = max(source.width, source.height)
-        return try await PaddedSquarePage.detect(source, model: model, store: store, reducedDecodeFactor: reducedDecodeFactor,
-                                                 inputSide: { try Self.signature($0).inputSide }) { handle, image, n in
+    /// DEIM on `model` as the `ndl` mode's detection stage: the layout of a page (image pixels of the upright
+    /// page), rows kept when score > `scoreThreshold` (the reference's `--det-conf-threshold`).
+    /// Its `detect` throws `ImageError`, `ModelError.invalidFile`, `InferenceError`, `ModelStoreError`,
+    /// `DetectorOutputError`.
+    public static func detector(model: ModelDescriptor, scoreThreshold: Float = 0.25) -> PaddedSquareDetector<NDLDetection> {
+        let path = model.url.path
+        return PaddedSquareDetector(model: model, inputSide: { try signature($0).inputSide }) { handle, image, n, paddedSize in
             let out = try await handle.run([
-                "images": Self.inputTensor(image, inputSide: n),
+                "images": inputTensor(image, inputSide: n),
                 "orig_target_sizes": Tensor(shape: [1, 2], int64s: [Int64(n), Int64(n)]),
             ])
             guard let labels = out["labels"]?.int64s, let boxes = out["boxes"]?.floats, let scores = out["scores"]?.floats else {
-                throw ModelError.invalidFile(path: path, reason: "\(Self.what) returned no labels, boxes or scores")
+                throw ModelError.invalidFile(path: path, reason: "\(what) returned no labels, boxes or scores")
             }
             return try DEIMPostprocess.detections(labels: labels, boxes: boxes, scores: scores, charCounts: out["char_count"]?.int64s,
-                                                  paddedSize: side, inputWidth: n, scoreThreshold: threshold)
-        }
-    }
-}
-
-extension DEIMDetector: TextDetector {
-    /// The layout regions of `source` as mode-neutral detections (axis-aligned quads, class index, char-count
-    /// class). The pipeline uses `detectWithPage` to keep the decoded page for line crops.
-    public func detect(_ page: ImageSource, store: ModelStore) async throws -> [Detection] {
-        try await detectWithPage(page, store: store).detections.map {
-            Detection(quad: $0.box.quad, score: $0.confidence, classIndex: $0.classIndex, charCountClass: Int($0.charCountClass))
+                                                  paddedSize: paddedSize, inputWidth: n, scoreThreshold: scoreThreshold)
         }
     }
 }

@@ -3,14 +3,6 @@ public enum CascadeModel: String, Sendable, Hashable, CaseIterable {
     case rec30, rec50, rec100
 }
 
-/// Reads a line crop with one of the cascade models. `crop` is a non-empty rectangle inside
-/// the page image (xyxy pixels); the answer is the decoded string (`String`), or the string with
-/// its per-character probabilities (`RecognisedText`, `NDLLineRecogniser`).
-public protocol CascadeRecogniser<Reading>: Sendable {
-    associatedtype Reading: LineReading = String
-    func read(model: CascadeModel, crop: PixelBox) async throws -> Reading
-}
-
 /// The NDLOCR-Lite recognition cascade (reference: reference-pipelines.md §1.5 "Cascade";
 /// parity README C1, C2; NDL `ocr.py` `process_cascade`).
 public enum NDLCascade {
@@ -22,16 +14,22 @@ public enum NDLCascade {
     /// escalated ones, rec100 likewise, then the halves), at most `maxConcurrentReads` at a time.
     /// An empty crop gives "" without a call.
     ///
+    /// - Parameter reader: reads a crop (a non-empty rectangle inside the page image, xyxy pixels) with the
+    ///   cascade model named: the pipeline's `LineReader` for that model on the page, or (parity tests) an
+    ///   answer table; the reading is the decoded string (`String`) or the string with its per-character
+    ///   probabilities (`RecognisedText`).
     /// - Returns: one reading per line, in line order (a split line's halves concatenated, their
     ///   per-character probabilities too).
-    /// - Throws: whatever the recogniser throws.
-    public static func read<R: CascadeRecogniser>(lines: [RecognitionLine], imageWidth: Int, imageHeight: Int,
-                                                  recogniser: R, maxConcurrentReads: Int = 1) async throws -> [R.Reading] {
+    /// - Throws: whatever `reader` throws.
+    public static func read<Reading: LineReading>(
+        lines: [RecognitionLine], imageWidth: Int, imageHeight: Int, maxConcurrentReads: Int = 1,
+        reader: @escaping @Sendable (CascadeModel, PixelBox) async throws -> Reading
+    ) async throws -> [Reading] {
         let crops = lines.map { LineCrop.clamped($0.box, imageWidth: imageWidth, imageHeight: imageHeight) }
-        var results = [R.Reading](repeating: .empty, count: lines.count)
-        func stage(_ model: CascadeModel, _ crops: [PixelBox]) async throws -> [R.Reading] {
+        var results = [Reading](repeating: .empty, count: lines.count)
+        func stage(_ model: CascadeModel, _ crops: [PixelBox]) async throws -> [Reading] {
             try await boundedMap(crops, limit: maxConcurrentReads) { crop in
-                LineCrop.isEmpty(crop) ? .empty : try await recogniser.read(model: model, crop: crop)
+                LineCrop.isEmpty(crop) ? .empty : try await reader(model, crop)
             }
         }
         var to50 = lines.indices.filter { lines[$0].charCountClass == 2 }

@@ -11,8 +11,9 @@ public struct NDLDescriptor: ModeDescriptor {
     public var defaultFormats: [ResultFormat] { [.txt, .json, .xml] }
     public var referenceJSON: ReferenceJSONStyle? { .ndl }
 
-    /// `NDLPipeline` (classes and charset read and checked). Throws `ModelError.invalidFile`.
+    /// `NDLPipeline` with the configuration's stages (classes and charset read and
+    /// checked). Throws `ModelError.invalidFile`, `StageError.mismatch`.
     public func pipeline(files: ModeFiles, configuration: OCRConfiguration) throws -> any ModePipeline {
-        try NDLPipeline(files: NDLModelFiles(files: files))
+        try NDLPipeline(files: NDLModelFiles(files: files), stages: configuration.stages[.ndl] ?? StageOverrides())
     }
 }

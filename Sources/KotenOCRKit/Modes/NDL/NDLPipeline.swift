@@ -12,26 +12,33 @@ import Foundation
 public struct NDLPipeline: ModePipeline {
     public let mode = OCRMode.ndl
     public let files: NDLModelFiles
-    public let detector: DEIMDetector
+    /// Finds the layout (DEIM, `DEIMDetector.detector(model:)`, unless the configuration supplies another).
+    public let detector: any PageDetector<NDLDetection>
     public let charset: PARSeqCharset
+    /// The reader the configuration supplies for every cascade model, in place of the routed recognisers.
+    public let suppliedReader: (any LineReader<RecognisedText>)?
     private let ready = Once<Ready>()
 
-    /// The checked models: the recogniser each cascade model is, and the models as a result lists them.
+    /// The checked models: the reader of each cascade model, the file each routed recogniser is (none for a
+    /// supplied reader), and the models as a result lists them.
     struct Ready: Sendable {
-        let recognisers: [CascadeModel: PARSeqRecogniser]
+        let readers: [CascadeModel: any LineReader<RecognisedText>]
+        let routing: [CascadeModel: ModelDescriptor]
         let modelInfo: [PageResult.ModelInfo]
     }
 
     /// Reads and checks the configuration files (classes and charset); models load on first use.
-    /// Throws `ModelError.invalidFile` naming the file and what is wrong.
-    public init(files: NDLModelFiles) throws {
+    /// Throws `ModelError.invalidFile` naming the file and what is wrong, `StageError.mismatch` for a
+    /// supplied detector that does not find `NDLDetection`s.
+    public init(files: NDLModelFiles, stages: StageOverrides = StageOverrides()) throws {
         self.files = files
         try NDLClass.validateClassesFile(files.classes)
         charset = try PARSeqCharset(contentsOf: files.charset)
-        detector = DEIMDetector(model: files.detector)
+        detector = try stages.detector(finding: NDLDetection.self, mode: .ndl) ?? DEIMDetector.detector(model: files.detector)
+        suppliedReader = stages.reader
     }
 
-    public var models: [ModelDescriptor] { [files.detector] + files.recognisers }
+    public var models: [ModelDescriptor] { detector.models + (suppliedReader?.models ?? files.recognisers) }
 
     public func prepare(store: ModelStore) async throws {
         _ = try await prepared(store)
@@ -39,28 +46,37 @@ public struct NDLPipeline: ModePipeline {
 
     /// Which file reads for which cascade model, from the sessions' shapes: the recogniser with the
     /// narrowest input is the 30-character model, the widest the 100-character one (NDL's: W 256, 384,
-    /// 768; output T 31, 51, 101), whatever the files are called. Loads and checks every model.
-    /// Throws `ModelError.invalidFile` naming the file and what is wrong.
+    /// 768; output T 31, 51, 101), whatever the files are called. Loads and checks every model (empty
+    /// when the configuration supplies the reader). Throws `ModelError.invalidFile` naming the file and
+    /// what is wrong.
     public func routing(store: ModelStore) async throws -> [CascadeModel: ModelDescriptor] {
-        try await prepared(store).recognisers.mapValues(\.model)
+        try await prepared(store).routing
     }
 
     private func prepared(_ store: ModelStore) async throws -> Ready {
-        let files = self.files, detector = self.detector, charset = self.charset
+        let files = self.files, detector = self.detector, charset = self.charset, supplied = suppliedReader
         return try await ready.value {
+            if let supplied {
+                try await supplied.prepare(store: store)
+                try await detector.prepare(store: store)
+                return Ready(readers: Dictionary(uniqueKeysWithValues: CascadeModel.allCases.map { ($0, supplied) }), routing: [:],
+                             modelInfo: (detector.models + supplied.models).map { PageResult.ModelInfo(model: $0, role: $0.role) })
+            }
             var signatures: [(ModelDescriptor, PARSeqRecogniser.Signature)] = []
             for model in files.recognisers {
                 let r = PARSeqRecogniser(model: model, charset: charset, preprocessing: .ndl)
                 signatures.append((model, try await ModelSignature.loading(model) { try await r.signature(store: store) }))
             }
-            _ = try await ModelSignature.loading(detector.model) { try await detector.signature(store: store) }
+            try await detector.prepare(store: store)
             let routed = try Self.route(signatures)
-            let recognisers = routed.mapValues { PARSeqRecogniser(model: $0, charset: charset, preprocessing: .ndl) }
-            let info = [PageResult.ModelInfo(model: files.detector, role: "detector")]
+            let readers = routed.mapValues { model -> any LineReader<RecognisedText> in
+                PARSeqRecogniser(model: model, charset: charset, preprocessing: .ndl)
+            }
+            let info = detector.models.map { PageResult.ModelInfo(model: $0, role: $0.role) }
                 + CascadeModel.allCases.compactMap { m in
                     routed[m].map { PageResult.ModelInfo(model: $0, role: "recogniser\(m.rawValue.dropFirst(3))") }
                 }
-            return Ready(recognisers: recognisers, modelInfo: info)
+            return Ready(readers: readers, routing: routed, modelInfo: info)
         }
     }
 
@@ -88,17 +104,20 @@ public struct NDLPipeline: ModePipeline {
     public func read(_ source: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
         // Detection first: on a lazy first page the recognisers load (and are routed) only after the detector's
         // activations are gone.
-        let (detections, page, image) = try await ReferencePage.detect(source) { try await detector.detectWithPage(source, store: store) }
+        let (detections, page, image) = try await ReferencePage.detect(source, with: detector, store: store)
         let ready = try await prepared(store)
         var tree = try PipelineStage.order.measure {
             try NDLPage.orderedPage(detections: detections, imageWidth: page.width, imageHeight: page.height,
                                     imageName: image.name)
         }
         let lines = NDLPage.recognitionLines(in: &tree, detections: detections)
+        let readers = ready.readers
         let readings = try await PipelineStage.recognise.measure {
             try await NDLCascade.read(lines: lines, imageWidth: page.width, imageHeight: page.height,
-                                      recogniser: NDLLineRecogniser(page: page, recognisers: ready.recognisers, store: store),
-                                      maxConcurrentReads: limit)
+                                      maxConcurrentReads: limit) { model, crop in
+                guard let reader = readers[model] else { return RecognisedText.empty }
+                return try await reader.read(crop, of: page, store: store)
+            }
         }
         tree.setLineStrings(readings.map(\.text))
         return PageResult(source: source, models: ready.modelInfo, reference: ReferencePage(mode: .ndl, page: tree, image: image),

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Input `x` float32 [1,3,H,W]: the page fitted so its longer side is at most `maxSide` (sides rounded to
 /// multiples of 32), decoded at reduced size by libvips (no full-resolution or padded buffer), BGR,
-/// ImageNet-normalised on [0,1]. Output [1,1,H,W] text probability. Returns quads in page pixels.
-public struct DBDetector: TextDetector {
+/// ImageNet-normalised on [0,1]. Output [1,1,H,W] text probability. Returns quads in page pixels; never
+/// the full-resolution page (it decodes only at the input size).
+public struct DBDetector: PageDetector {
     public let model: ModelDescriptor
     /// The longer side of the detector input (default 960).
     public var maxSide: Int
@@ -26,7 +27,14 @@ public struct DBDetector: TextDetector {
         return (round32(Double(width) * ratio), round32(Double(height) * ratio))
     }
 
-    public func detect(_ page: ImageSource, store: ModelStore) async throws -> [Detection] {
+    public var models: [ModelDescriptor] { [model] }
+
+    /// The text lines of `page`. Throws `ImageError`, `InferenceError`, `ModelStoreError`.
+    public func detect(_ page: ImageSource, store: ModelStore) async throws -> DetectedPage<Detection> {
+        DetectedPage(detections: try await lines(page, store: store))
+    }
+
+    private func lines(_ page: ImageSource, store: ModelStore) async throws -> [Detection] {
         let size = Self.inputSize(width: page.width, height: page.height, maxSide: maxSide)
         let map: (values: [Float], width: Int, height: Int) = try await store.withModel(model) { handle in
             // The input tensor lives only inside this closure: activations and input are gone before crops.

@@ -10,10 +10,11 @@ public struct PPOCRDescriptor: ModeDescriptor {
     public var defaultFormats: [ResultFormat] { [.txt, .json] }
     public var referenceJSON: ReferenceJSONStyle? { nil }
 
-    /// `PPOCRPipeline` with the configuration's detector input side and orientation classifier choice.
-    /// Throws if the keys file cannot be read.
+    /// `PPOCRPipeline` with the configuration's detector input side, orientation classifier choice and stages.
+    /// Throws if the keys file cannot be read, `StageError.mismatch`.
     public func pipeline(files: ModeFiles, configuration: OCRConfiguration) throws -> any ModePipeline {
         try PPOCRPipeline(files: PPOCRModelFiles(files: files), detectorMaxSide: configuration.ppocrDetectorMaxSide,
-                          useOrientationClassifier: configuration.ppocrOrientationClassifier)
+                          useOrientationClassifier: configuration.ppocrOrientationClassifier,
+                          stages: configuration.stages[.ppocr] ?? StageOverrides())
     }
 }

@@ -9,24 +9,35 @@ import Foundation
 public struct PPOCRPipeline: ModePipeline {
     public let mode = OCRMode.ppocr
     public let files: PPOCRModelFiles
-    public let detector: DBDetector
-    public let classifier: OrientationClassifier?
-    public let recogniser: PPOCRRecogniser
+    /// Finds the lines (`DBDetector` unless the configuration supplies another).
+    public let detector: any PageDetector<Detection>
+    /// Reads each line, cut and turned upright (`PPOCRLineReader`: orientation classifier and CTC recogniser,
+    /// unless the configuration supplies another).
+    public let reader: any LineReader<RecognisedText>
 
-    public init(files: PPOCRModelFiles, detectorMaxSide: Int = 960, useOrientationClassifier: Bool = true) throws {
+    /// Reads the keys file (unless `stages` supplies the reader). Throws if it cannot be read,
+    /// `StageError.mismatch` for a supplied detector that does not find `Detection`s.
+    public init(files: PPOCRModelFiles, detectorMaxSide: Int = 960, useOrientationClassifier: Bool = true,
+                stages: StageOverrides = StageOverrides()) throws {
         self.files = files
-        detector = DBDetector(model: files.detector, maxSide: detectorMaxSide)
-        classifier = useOrientationClassifier ? OrientationClassifier(model: files.classifier) : nil
-        recogniser = try PPOCRRecogniser(model: files.recogniser, keysFile: files.keys)
+        detector = try stages.detector(finding: Detection.self, mode: .ppocr) ?? DBDetector(model: files.detector, maxSide: detectorMaxSide)
+        reader = try stages.reader ?? PPOCRLineReader(files: files, useOrientationClassifier: useOrientationClassifier)
     }
 
-    public var models: [ModelDescriptor] {
-        [files.detector, files.recogniser] + (classifier.map { [$0.model] } ?? [])
+    public var models: [ModelDescriptor] { detector.models + reader.models }
+
+    /// Loads the stages' models and checks them (detector, then classifier and recogniser: the shapes, and
+    /// the recogniser's output classes against the keys). Throws `ModelError.invalidFile` naming the file and
+    /// what is wrong.
+    public func prepare(store: ModelStore) async throws {
+        try await detector.prepare(store: store)
+        try await reader.prepare(store: store)
     }
 
     public func read(_ page: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
         let detector = self.detector
-        let detections = try await PipelineStage.detect.measure { try await detector.detect(page, store: store) }
+        var detected = try await PipelineStage.detect.measure { try await detector.detect(page, store: store) }
+        let detections = detected.detections
         AllocatorPolicy.trim()  // the detector's activations go back to the system before the page is decoded
         // Crops at source resolution; the full page exists only while they are cut.
         let crops: [(crop: RGBImage, orientation: LineOrientation)]
@@ -34,7 +45,7 @@ public struct PPOCRPipeline: ModePipeline {
             crops = []
         } else {
             crops = try PipelineStage.decode.measure {
-                let image = try page.decode()
+                let image = try detected.page ?? page.decode()
                 return detections.map { d in
                     let crop = perspectiveCrop(image, quad: d.quad)
                     let orientation = LineOrientation(width: Double(crop.width), height: Double(crop.height))
@@ -42,13 +53,12 @@ public struct PPOCRPipeline: ModePipeline {
                 }
             }
         }
+        detected.page = nil
         AllocatorPolicy.trim()  // the full-resolution page is gone; only the line crops remain
-        let classifier = self.classifier, recogniser = self.recogniser
+        let reader = self.reader
         let texts = try await PipelineStage.recognise.measure {
             try await boundedMap(crops.map(\.crop), limit: limit) { line -> RecognisedText in
-                var line = line
-                if let classifier, try await classifier.isUpsideDown(line, store: store) { line = line.rotated180() }
-                return try await recogniser.recognise(line, store: store)
+                try await reader.read(PixelBox(x1: 0, y1: 0, x2: line.width, y2: line.height), of: line, store: store)
             }
         }
         let lines = zip(detections, zip(texts, crops)).map { d, tc in

@@ -5,7 +5,7 @@ import Foundation
 /// Input `x` float32 [1,3,48,W]: the line resized to height 48 keeping its aspect ratio (bilinear),
 /// BGR, x/127.5 − 1, padded on the right with zeros to W = max(320, width). Output [1,T,18385] softmax,
 /// decoded by `CTCDecoder` over `ppocr_keys_v5.txt` (line k = class k; line 0 is the blank).
-public struct PPOCRRecogniser: TextRecogniser {
+public struct PPOCRRecogniser: Sendable {
     public let model: ModelDescriptor
     public let decoder: CTCDecoder
     static let height = 48
@@ -23,6 +23,8 @@ public struct PPOCRRecogniser: TextRecogniser {
         decoder = CTCDecoder(keys: keys)
     }
 
+    /// Reads `line` (8-bit RGB, text running left to right). Runs the model through `store` (and so through
+    /// the inference limiter). Throws `InferenceError`, `ModelStoreError`.
     public func recognise(_ line: RGBImage, store: ModelStore) async throws -> RecognisedText {
         guard line.width > 0, line.height > 0 else { return .empty }
         let h = Self.height
