@@ -95,42 +95,15 @@ public final class KotenOCR: @unchecked Sendable {
         if !keepLoaded { await store.releaseAll(reason: "checked before the first page; loaded again on first use") }
     }
 
-    /// The pipeline of `mode`, built on first use (configuration files read and checked; models load
-    /// later). Throws `ModelError.missingFiles` naming what is missing, `ModelError.invalidFile`.
+    /// The pipeline of `mode`, built on first use by its wing (`OCRMode.descriptor`) from the files the model
+    /// folder holds (checked once: `ModelDirectory.files(for:)`; configuration files read and checked; models
+    /// load later). Throws `ModelError.missingFiles` naming what is missing, `ModelError.invalidFile`.
     public func pipeline(for mode: OCRMode) throws -> any ModePipeline {
         lock.lock()
         defer { lock.unlock() }
         if let p = pipelines[mode] { return p }
-        let missing = configuration.models.missingFiles(for: mode)
-        let dir = configuration.models.directory(for: mode)
-        guard missing.isEmpty else { throw ModelError.missingFiles(mode: mode, directory: dir.path, files: missing) }
-        let p: any ModePipeline
-        switch mode {
-        case .ppocr:
-            p = try PPOCRPipeline(files: PPOCRModelFiles(directory: dir), detectorMaxSide: configuration.ppocrDetectorMaxSide,
-                                  useOrientationClassifier: configuration.ppocrOrientationClassifier)
-        case .ndl:
-            p = try NDLPipeline(files: NDLModelFiles(models: configuration.models))
-        case .koten:
-            p = try KotenPipeline(files: KotenModelFiles(models: configuration.models))
-        }
+        let p = try mode.descriptor.pipeline(files: configuration.models.files(for: mode), configuration: configuration)
         pipelines[mode] = p
         return p
-    }
-}
-
-/// Problems with a mode's model files.
-public enum ModelError: Error, Equatable, CustomStringConvertible {
-    case missingFiles(mode: OCRMode, directory: String, files: [String])
-    case modeUnavailable(mode: OCRMode)
-    case invalidFile(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .missingFiles(let mode, let dir, let files):
-            return "\(dir): mode \(mode) needs \(files.joined(separator: ", ")) (not found)"
-        case .modeUnavailable(let mode): return "mode \(mode) is not available in this build"
-        case .invalidFile(let path, let reason): return "\(path): \(reason)"
-        }
     }
 }

@@ -13,7 +13,8 @@ enum RecognitionStageCase {
         let engine = try KotenOCR(configuration: config)
         guard let pipeline = try engine.pipeline(for: .ppocr) as? PPOCRPipeline else { throw BenchError.usage("no ppocr pipeline") }
         let source = try engine.open(URL(fileURLWithPath: o.photo))
-        let detections = try await pipeline.detector.detect(source, store: engine.store)
+        let detections = try await pipeline.detector.detect(source, store: engine.store).detections
+        let reader = try PPOCRLineReader(files: pipeline.files, useOrientationClassifier: config.ppocrOrientationClassifier)
         var lines: [RGBImage] = []
         do {
             let page = try source.decode()
@@ -25,8 +26,8 @@ enum RecognitionStageCase {
         }
         // Models loaded and measured before the stage, so both variants start from the same state.
         if let first = lines.first {
-            _ = try await pipeline.recogniser.recognise(first, store: engine.store)
-            if let classifier = pipeline.classifier { _ = try await classifier.isUpsideDown(first, store: engine.store) }
+            _ = try await reader.recogniser.recognise(first, store: engine.store)
+            if let classifier = reader.classifier { _ = try await classifier.isUpsideDown(first, store: engine.store) }
         }
         AllocatorPolicy.trim()
         ProcessMemory.resetHighWaterMark()
@@ -34,10 +35,10 @@ enum RecognitionStageCase {
         let start = Date()
         let read: @Sendable (RGBImage) async throws -> Int = { line in
             var line = line
-            if let classifier = pipeline.classifier, try await classifier.isUpsideDown(line, store: engine.store) {
+            if let classifier = reader.classifier, try await classifier.isUpsideDown(line, store: engine.store) {
                 line = line.rotated180()
             }
-            return try await pipeline.recogniser.recognise(line, store: engine.store).text.count
+            return try await reader.recogniser.recognise(line, store: engine.store).text.count
         }
         var characters = 0
         try await withThrowingTaskGroup(of: Int.self) { group in

@@ -40,9 +40,10 @@ enum CLI {
                        + ModelDirectory.searchPath().map(\.path).joined(separator: ", ") + " (use --models DIR)")
             return 2
         }
-        let missing = models.missingFiles(for: mode)
-        if !missing.isEmpty {
-            stderrLine("koten-ocr: \(models.directory(for: mode).path): mode \(mode) needs \(missing.joined(separator: ", ")) (not found)")
+        do {
+            _ = try models.files(for: mode)  // before anything starts: the engine finds the same files
+        } catch {
+            stderrLine("koten-ocr: \(error)")
             return 2
         }
         let outputDir = arguments.output.map { URL(fileURLWithPath: $0, isDirectory: true) }

@@ -22,10 +22,11 @@ enum DefaultMode {
         return mode
     }
 
-    /// Standard output: `txt`. An output folder: `txt`, `json`, and `xml` (NDL XML) for the NDL modes.
+    /// Standard output: `txt`. An output folder: the mode's defaults (`ModeDescriptor.defaultFormats`: `txt`,
+    /// `json`, and `xml` (NDL XML) for the NDL modes).
     static func formats(for mode: OCRMode, toDirectory: Bool) -> [ResultFormat] {
         guard toDirectory else { return [.txt] }
-        return mode == .ppocr ? [.txt, .json] : [.txt, .json, .xml]
+        return mode.descriptor.defaultFormats
     }
 
     /// Why `formats` cannot be written in this run, if they cannot: a reference format in a mode without it,

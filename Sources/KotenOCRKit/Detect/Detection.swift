@@ -16,10 +16,3 @@ public struct Detection: Sendable, Equatable {
         self.charCountClass = charCountClass
     }
 }
-
-/// A model family's detector: finds text regions on a page. Reference: reference-pipelines.md §1.2, §2.1, §4.
-public protocol TextDetector: Sendable {
-    /// Decodes what it needs of `page` (at reduced size, resized before any padding) and returns the
-    /// regions it found. Runs its model through `store`. Throws `ImageError`, `InferenceError`, `ModelStoreError`.
-    func detect(_ page: ImageSource, store: ModelStore) async throws -> [Detection]
-}

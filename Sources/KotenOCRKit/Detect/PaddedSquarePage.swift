@@ -25,20 +25,4 @@ public enum PaddedSquarePage {
     public static func resized(_ image: RGBImage, inputSide: Int) -> RGBImage {
         PillowBicubic.resizePadded(image, squareSide: max(image.width, image.height), to: inputSide)
     }
-
-    /// Runs a padded-square detector on `source` through `store`: `inputSide` checks the session and gives
-    /// N, the page is decoded for it (`decode`), and `run` makes the input, runs the model and post-processes
-    /// with the decoded image. Returns what `run` returns and the full-resolution page when that is what was
-    /// decoded (else nil). The input tensor and the decoded image for detection exist only inside.
-    static func detect<D: Sendable>(_ source: ImageSource, model: ModelDescriptor, store: ModelStore, reducedDecodeFactor: Int,
-                                    inputSide: @escaping @Sendable (ModelSignature) throws -> Int,
-                                    run: @escaping @Sendable (ModelHandle, RGBImage, Int) async throws -> D)
-        async throws -> (detections: D, page: RGBImage?) {
-        try await store.withModel(model) { handle in
-            let n = try inputSide(ModelSignature(handle))
-            let decoded = try decode(source, inputSide: n, reducedDecodeFactor: reducedDecodeFactor)
-            let detections = try await run(handle, decoded.image, n)
-            return (detections, decoded.fullResolution ? decoded.image : nil)
-        }
-    }
 }

@@ -21,10 +21,3 @@ public struct RecognisedText: Sendable, Equatable, Codable {
 
     public static let empty = RecognisedText(characters: [])
 }
-
-/// A model family's line recogniser: reads the text of one upright line image.
-public protocol TextRecogniser: Sendable {
-    /// Reads `line` (8-bit RGB, text running left to right). Runs its model through `store` (and so
-    /// through the inference limiter). Throws `InferenceError`, `ModelStoreError`.
-    func recognise(_ line: RGBImage, store: ModelStore) async throws -> RecognisedText
-}

@@ -31,14 +31,9 @@ public enum ResultFormat: String, Sendable, CaseIterable {
     /// Whether the format has one file per page (`tei` has one per run).
     public var isPerPage: Bool { self != .tei }
 
-    /// Whether pages of `mode` can be written in this format (`xml`, `ndl-json`: ndl and koten; `tei`: koten).
-    public func supports(_ mode: OCRMode) -> Bool {
-        switch self {
-        case .txt, .json: return true
-        case .xml, .ndlJSON: return mode != .ppocr
-        case .tei: return mode == .koten
-        }
-    }
+    /// Whether pages of `mode` can be written in this format (`ModeDescriptor.formats`: `xml`, `ndl-json` for
+    /// ndl and koten; `tei` for koten).
+    public func supports(_ mode: OCRMode) -> Bool { mode.descriptor.formats.contains(self) }
 
     /// The bytes of `page` for a stream of pages on standard output: `json` as one compact line (JSON Lines, one
     /// object per page); other formats as `render`. Throws as `render`.
@@ -76,31 +71,6 @@ public enum ResultFormatError: Error, Equatable, CustomStringConvertible {
             return "format \(f.rawValue) is not available for pages read in mode \(mode) (it needs \(f == .tei ? "koten" : "ndl or koten"))"
         case .perRun(let f): return "format \(f.rawValue) is written once per run, not per page"
         }
-    }
-}
-
-/// The koten TEI of a run: pages are added as they are read; the document (`<first-stem>_tei.xml`, named
-/// after the run's first page, one `surface` per page) is rendered at the end. Holds only each page's
-/// line boxes and strings. Reference: parity README O4; `KotenTEI`.
-public struct TEIRun: Sendable {
-    public private(set) var firstStem: String?
-    public private(set) var pages: [TEIPage] = []
-
-    public init() {}
-
-    /// Adds a page read in the koten mode, whose output stem is `stem`. Throws `ResultFormatError` for a
-    /// page of another mode.
-    public mutating func add(_ page: PageResult, stem: String) throws {
-        guard let reference = page.reference, reference.mode == .koten else {
-            throw ResultFormatError.unsupported(format: .tei, mode: page.mode)
-        }
-        if firstStem == nil { firstStem = stem }
-        pages.append(reference.teiPage)
-    }
-
-    /// The TEI file, or nil when no page was added.
-    public var file: OutputFile? {
-        firstStem.map { KotenTEI.file(firstStem: $0, pages: pages) }
     }
 }
 

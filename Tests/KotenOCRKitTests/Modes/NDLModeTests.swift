@@ -93,7 +93,7 @@ struct NDLMode {
     // MARK: - Cascade with probabilities
 
     /// Answers each model with a fixed number of characters, probability = 0.1 × (k + 1) for the k-th call.
-    final class ProbabilityRecogniser: CascadeRecogniser, @unchecked Sendable {
+    final class ProbabilityRecogniser: @unchecked Sendable {
         let lengths: [CascadeModel: Int]
         private let lock = NSLock()
         private var calls = 0
@@ -113,7 +113,7 @@ struct NDLMode {
     func cascadeProbabilities() async throws {
         let wide = RecognitionLine(box: PixelBox(x1: 0, y1: 0, x2: 400, y2: 20), charCountClass: 3)
         let r = ProbabilityRecogniser([.rec30: 26, .rec50: 46, .rec100: 98])
-        let readings = try await NDLCascade.read(lines: [wide], imageWidth: 1000, imageHeight: 100, recogniser: r)
+        let readings = try await NDLCascade.read(lines: [wide], imageWidth: 1000, imageHeight: 100, reader: r.read)
         let line = try #require(readings.first)
         // Calls: rec30 (1), rec50 (2), rec100 (3), then the halves (4 and 5) — only the halves survive.
         #expect(line.characters.count == 196)

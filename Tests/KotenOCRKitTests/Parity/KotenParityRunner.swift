@@ -11,13 +11,13 @@ enum KotenParityRunner {
     }
 
     /// Detection → layout → order → recognition for one page of raw outputs.
-    static func runPage(raw: RawOutputs, recogniser: some LineRecogniser<String>, imagePath: String? = nil) async throws -> PageRun {
+    static func runPage(raw: RawOutputs, recogniser: AnswerTableRecogniser, imagePath: String? = nil) async throws -> PageRun {
         let (width, height) = try raw.imageSize
         let name = try raw.imageName
         let detections = try RTMDetPostprocess.detections(dets: raw.floats("dets"), paddedSize: raw.paddedSize)
         let page = try KotenPage.orderedPage(detections: detections, imageWidth: width, imageHeight: height, imageName: name)
         let strings = try await KotenRecognition.read(lines: KotenPage.recognitionLines(in: page), imageWidth: width,
-                                                      imageHeight: height, recogniser: recogniser)
+                                                      imageHeight: height, reader: recogniser.read)
         var done = page
         done.setLineStrings(strings)
         return PageRun(page: done, strings: strings, image: ImageInfo(width: width, height: height,

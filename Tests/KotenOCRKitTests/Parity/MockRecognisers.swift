@@ -2,7 +2,7 @@ import Foundation
 @testable import KotenOCRKit
 
 /// NDL mock: answers each (model, crop) from `cascade_trace.json` and records the calls.
-final class TraceCascadeRecogniser: CascadeRecogniser, @unchecked Sendable {
+final class TraceCascadeRecogniser: @unchecked Sendable {
     struct Call: Hashable, CustomStringConvertible {
         let model: String
         let crop: [Int]  // x, y, w, h
@@ -65,7 +65,7 @@ final class TraceCascadeRecogniser: CascadeRecogniser, @unchecked Sendable {
 /// Koten mock: the crop the reference read (`recogniser_trace.json`) gives its answer; any other
 /// crop gets the text of the `recogniser_answers.json` table entry with the highest IoU (the
 /// fixture's own rule), "" when nothing overlaps.
-struct AnswerTableRecogniser: LineRecogniser {
+struct AnswerTableRecogniser: Sendable {
     let traced: [[Int]: String]
     let table: [(box: PixelBox, text: String)]
 

@@ -19,7 +19,7 @@ enum NDLParityRunner {
 
         let lines = NDLPage.recognitionLines(in: &page, detections: detections)
         let recogniser = try TraceCascadeRecogniser(trace: c.file("cascade_trace.json"))
-        let strings = try await NDLCascade.read(lines: lines, imageWidth: width, imageHeight: height, recogniser: recogniser)
+        let strings = try await NDLCascade.read(lines: lines, imageWidth: width, imageHeight: height, reader: recogniser.read)
         try Compare.equal(recogniser.calls, recogniser.expectedCalls, "recogniser calls")
         page.setLineStrings(strings)
 

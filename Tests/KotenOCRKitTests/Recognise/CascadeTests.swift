@@ -3,7 +3,7 @@ import Testing
 @testable import KotenOCRKit
 
 /// A recogniser answering a fixed length per model and recording its calls.
-private final class LengthRecogniser: CascadeRecogniser, @unchecked Sendable {
+private final class LengthRecogniser: @unchecked Sendable {
     let lengths: [CascadeModel: Int]
     private let lock = NSLock()
     private var log: [String] = []
@@ -21,7 +21,7 @@ private final class LengthRecogniser: CascadeRecogniser, @unchecked Sendable {
     private func read(_ cls: Double, box: PixelBox, _ lengths: [CascadeModel: Int]) async throws -> (String, [String]) {
         let r = LengthRecogniser(lengths)
         let s = try await NDLCascade.read(lines: [RecognitionLine(box: box, charCountClass: cls)],
-                                          imageWidth: 1000, imageHeight: 1000, recogniser: r)
+                                          imageWidth: 1000, imageHeight: 1000, reader: r.read)
         return (s[0], r.calls)
     }
 
@@ -50,7 +50,7 @@ private final class LengthRecogniser: CascadeRecogniser, @unchecked Sendable {
     @Test func concurrentReadsKeepLineOrder() async throws {
         let lines = (0..<20).map { RecognitionLine(box: PixelBox(x1: $0, y1: 0, x2: $0 + 5, y2: 100), charCountClass: 3) }
         let r = LengthRecogniser([.rec30: 3])
-        let s = try await NDLCascade.read(lines: lines, imageWidth: 100, imageHeight: 100, recogniser: r, maxConcurrentReads: 4)
+        let s = try await NDLCascade.read(lines: lines, imageWidth: 100, imageHeight: 100, maxConcurrentReads: 4, reader: r.read)
         #expect(s.count == 20 && s.allSatisfy { $0 == "字字字" })
         #expect(Set(r.calls) == Set((0..<20).map { "rec30 \($0),5" }))
     }

@@ -6,8 +6,9 @@
 /// `LineInput.ndl` (cv2 bilinear; BGR, x/127.5 − 1) or `LineInput.koten` (Pillow bicubic; BGR,
 /// (x/255 − 0.5)×2). Output: the session's first output, logits float32 [1,T,charset + 1], decoded by
 /// `PARSeqDecoder`. Reference: reference-pipelines.md §1.5, §2.2; goldens `ndl/preprocess/parseq`,
-/// `koten/preprocess/parseq`.
-public struct PARSeqRecogniser: Sendable {
+/// `koten/preprocess/parseq`. As a `LineReader` it is the `koten` mode's recognition stage and each of the
+/// `ndl` mode's three cascade readers.
+public struct PARSeqRecogniser: LineReader {
     /// Which reference's line input the model was trained on.
     public enum Preprocessing: Sendable { case ndl, koten }
 
@@ -68,10 +69,18 @@ public struct PARSeqRecogniser: Sendable {
         }
     }
 
+    public var models: [ModelDescriptor] { [model] }
+
+    /// Loads the model through `store` and checks its signature against the charset.
+    /// Throws `ModelError.invalidFile` naming the file and what is wrong.
+    public func prepare(store: ModelStore) async throws {
+        _ = try await ModelSignature.loading(model) { try await signature(store: store) }
+    }
+
     /// Reads the line `crop` (xyxy pixels inside `page`). An empty crop reads as empty without a run.
     /// The run passes the store's inference limiter. Throws `ModelError.invalidFile`, `InferenceError`,
     /// `ModelStoreError`.
-    public func read(page: RGBImage, crop: PixelBox, store: ModelStore) async throws -> RecognisedText {
+    public func read(_ crop: PixelBox, of page: RGBImage, store: ModelStore) async throws -> RecognisedText {
         guard crop.width > 0, crop.height > 0 else { return .empty }
         let recogniser = self
         return try await store.withModel(model) { handle in
@@ -87,37 +96,5 @@ public struct PARSeqRecogniser: Sendable {
             }
             return PARSeqDecoder.decode(values, steps: logits.shape[1], classes: logits.shape[2], charset: recogniser.charset)
         }
-    }
-}
-
-/// NDLOCR-Lite's cascade reader over one page: each `CascadeModel` is the recogniser the shapes routed
-/// to it (`NDLPipeline.routing`).
-struct NDLLineRecogniser: CascadeRecogniser {
-    let page: RGBImage
-    let recognisers: [CascadeModel: PARSeqRecogniser]
-    let store: ModelStore
-
-    func read(model: CascadeModel, crop: PixelBox) async throws -> RecognisedText {
-        guard let recogniser = recognisers[model] else { return .empty }
-        return try await recogniser.read(page: page, crop: crop, store: store)
-    }
-}
-
-/// NDL Koten OCR-Lite's line reader over one page.
-struct KotenLineRecogniser: LineRecogniser {
-    let page: RGBImage
-    let recogniser: PARSeqRecogniser
-    let store: ModelStore
-
-    func read(crop: PixelBox) async throws -> RecognisedText {
-        try await recogniser.read(page: page, crop: crop, store: store)
-    }
-}
-
-extension PARSeqRecogniser: TextRecogniser {
-    /// Reads a whole line image (rotated counter-clockwise first when taller than wide, as the reference does).
-    /// The pipelines call `read(page:crop:store:)`, which cuts the line from the page with NumPy's semantics.
-    public func recognise(_ line: RGBImage, store: ModelStore) async throws -> RecognisedText {
-        try await read(page: line, crop: PixelBox(x1: 0, y1: 0, x2: line.width, y2: line.height), store: store)
     }
 }

@@ -1,0 +1,54 @@
+import Foundation
+
+/// How an engine is set up. Every field has a memory-first default.
+public struct OCRConfiguration: Sendable {
+    /// The mode `read` uses when none is given.
+    public var mode: OCRMode
+    /// Where the models are (see `ModelDirectory`).
+    public var models: ModelDirectory
+    /// Memory budget in bytes for the whole process; nil = the cgroup limit or physical memory.
+    public var memoryBudgetBytes: Int?
+    /// Most model runs in flight at once, across all stages (≥ 1; default 4).
+    public var maxConcurrentInferences: Int
+    /// ONNX Runtime session options for every model.
+    public var sessionOptions: SessionOptions
+    /// Images with more pixels are refused before decoding.
+    public var maxPixels: Int
+    /// PP-OCR: longer side of the detector input.
+    public var ppocrDetectorMaxSide: Int
+    /// PP-OCR: run the 0°/180° line classifier.
+    public var ppocrOrientationClassifier: Bool
+    /// PDF pages are rendered at this resolution.
+    public var pdfDPI: Double
+    /// Read images whose decoder reports damaged data (default false: such a page fails with
+    /// `ImageError.truncated`/`.corrupt` instead of yielding wrong text). Process-wide.
+    public var acceptDamagedImages: Bool = false
+    /// Apply `AllocatorPolicy` (glibc: fixed mmap threshold, trimming) when the engine starts. It is
+    /// process-wide; turn it off if the host application manages its allocator itself.
+    public var tuneAllocator: Bool
+    /// Stages supplied in place of a mode's own, by mode (tests, apps), e.g.
+    /// `[.ppocr: StageOverrides(detector: myDetector)]`; a mode without an entry uses its own stages.
+    /// Checked when the mode's pipeline is built (`StageError.mismatch`).
+    public var stages: [OCRMode: StageOverrides] = [:]
+    /// Watch for memory pressure (Linux: PSI and a resident watchdog against the budget; Apple: the system's
+    /// memory-pressure source and UIKit's warning) and release inactive modes' models when it comes.
+    public var watchMemoryPressure: Bool
+
+    public init(mode: OCRMode = .ppocr, models: ModelDirectory, memoryBudgetBytes: Int? = nil,
+                maxConcurrentInferences: Int = 4, sessionOptions: SessionOptions = SessionOptions(),
+                maxPixels: Int = ImageSource.defaultMaxPixels, ppocrDetectorMaxSide: Int = 960,
+                ppocrOrientationClassifier: Bool = true, pdfDPI: Double = 300, tuneAllocator: Bool = true,
+                watchMemoryPressure: Bool = true) {
+        self.mode = mode
+        self.models = models
+        self.memoryBudgetBytes = memoryBudgetBytes
+        self.maxConcurrentInferences = max(1, maxConcurrentInferences)
+        self.sessionOptions = sessionOptions
+        self.maxPixels = maxPixels
+        self.ppocrDetectorMaxSide = ppocrDetectorMaxSide
+        self.ppocrOrientationClassifier = ppocrOrientationClassifier
+        self.pdfDPI = pdfDPI
+        self.tuneAllocator = tuneAllocator
+        self.watchMemoryPressure = watchMemoryPressure
+    }
+}

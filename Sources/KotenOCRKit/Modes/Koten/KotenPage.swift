@@ -1,0 +1,21 @@
+/// NDL Koten OCR-Lite page logic: layout, reading order and the lines to read.
+///
+/// A page goes: `RTMDetPostprocess.detections` → `KotenPage.orderedPage` →
+/// `KotenPage.recognitionLines` → `KotenRecognition.read` → `PageNode.setLineStrings` →
+/// `PageOutput.files(stem:page:image:mode: .koten)`; a batch adds
+/// `KotenTEI.file(firstStem:pages:)` over `TEIPage(page:image:)` of every page.
+public enum KotenPage {
+    /// The ordered page tree (koten `stage_ordered.xml`): every detection a LINE under PAGE,
+    /// ORDER by XY-cut, sorted, duplicates (> 0.9) removed; no 割注, no smoothing.
+    /// - Throws: only if the layout template cannot be parsed (an internal error).
+    public static func orderedPage(detections: [KotenDetection], imageWidth: Int, imageHeight: Int,
+                                   imageName: String) throws -> PageNode {
+        try LayoutTemplate.orderedPage(KotenLayout.template(detections: detections, imageWidth: imageWidth,
+                                                            imageHeight: imageHeight, imageName: imageName), options: .koten)
+    }
+
+    /// The LINEs to recognise in document order.
+    public static func recognitionLines(in page: PageNode) -> [RecognitionLine] {
+        page.lines.map { RecognitionLine(box: $0.lineBox, charCountClass: 100) }
+    }
+}

@@ -1,0 +1,34 @@
+/// NDLOCR-Lite page logic: layout, reading order and the lines to read.
+///
+/// A page goes: `DEIMPostprocess.detections` → `NDLPage.orderedPage` →
+/// `NDLPage.recognitionLines` → `NDLCascade.read` → `PageNode.setLineStrings` →
+/// `PageOutput.files(stem:page:image:mode: .ndl)`.
+public enum NDLPage {
+    /// The ordered page tree (the reference's `stage_ordered.xml`): layout template parsed,
+    /// ORDER set by XY-cut, lines sorted, duplicates removed, 割注 grouped, order smoothed.
+    /// - Throws: only if the layout template cannot be parsed (an internal error).
+    public static func orderedPage(detections: [NDLDetection], imageWidth: Int, imageHeight: Int,
+                                   imageName: String) throws -> PageNode {
+        try LayoutTemplate.orderedPage(NDLLayout.template(detections: detections, imageWidth: imageWidth,
+                                                          imageHeight: imageHeight, imageName: imageName), options: .ndl)
+    }
+
+    /// The LINEs to recognise in document order. When the page has no LINE but there are
+    /// detections, every detection with a positive size is appended to the page as a LINE
+    /// (TYPE = English class name, CONF, PRED_CHAR_CNT, no ORDER) first (parity README N9).
+    public static func recognitionLines(in page: inout PageNode, detections: [NDLDetection]) -> [RecognitionLine] {
+        if page.lines.isEmpty && !detections.isEmpty {
+            for d in detections where d.box.width > 0 && d.box.height > 0 {
+                let name = NDLClass.all.indices.contains(d.classIndex) ? NDLClass.all[d.classIndex].name : ""
+                page.children.append(PageNode(tag: "LINE", attributes: [
+                    .init(name: "TYPE", value: name), .init(name: "X", value: String(d.box.x1)),
+                    .init(name: "Y", value: String(d.box.y1)), .init(name: "WIDTH", value: String(d.box.width)),
+                    .init(name: "HEIGHT", value: String(d.box.height)),
+                    .init(name: "CONF", value: LayoutTemplate.fixed3(Double(d.confidence))),
+                    .init(name: "PRED_CHAR_CNT", value: LayoutTemplate.fixed3(d.charCountClass)),
+                ]))
+            }
+        }
+        return page.lines.map { RecognitionLine(box: $0.lineBox, charCountClass: $0.double("PRED_CHAR_CNT") ?? 100) }
+    }
+}

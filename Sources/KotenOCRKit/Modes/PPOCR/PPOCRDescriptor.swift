@@ -1,0 +1,20 @@
+/// The `ppocr` mode (PP-OCRv5 mobile: DB detector, orientation classifier, CTC recogniser) as the engine,
+/// the model folder and the CLI see it: four files in one folder, the engine's own formats only.
+public struct PPOCRDescriptor: ModeDescriptor {
+    public init() {}
+
+    public var mode: OCRMode { .ppocr }
+    public var fileGroups: [[String]] { PPOCRModelFiles.fileGroups }
+    public var searchesSubfolders: Bool { false }
+    public var formats: [ResultFormat] { [.txt, .json] }
+    public var defaultFormats: [ResultFormat] { [.txt, .json] }
+    public var referenceJSON: ReferenceJSONStyle? { nil }
+
+    /// `PPOCRPipeline` with the configuration's detector input side, orientation classifier choice and stages.
+    /// Throws if the keys file cannot be read, `StageError.mismatch`.
+    public func pipeline(files: ModeFiles, configuration: OCRConfiguration) throws -> any ModePipeline {
+        try PPOCRPipeline(files: PPOCRModelFiles(files: files), detectorMaxSide: configuration.ppocrDetectorMaxSide,
+                          useOrientationClassifier: configuration.ppocrOrientationClassifier,
+                          stages: configuration.stages[.ppocr] ?? StageOverrides())
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// PP-OCRv5's line reading stage: the orientation classifier (optional: a line it finds upside down is
+/// turned 180°), then the CTC recogniser. The `ppocr` pipeline hands it each line already cut from the page
+/// and turned upright, the crop covering the whole line image; another crop is cut from `page` first.
+/// Reference: reference-pipelines.md §4 steps 3–4.
+public struct PPOCRLineReader: LineReader {
+    public let classifier: OrientationClassifier?
+    public let recogniser: PPOCRRecogniser
+    /// The recogniser's keys file (named when its entries do not match the model's output classes).
+    public let keysFile: URL
+
+    /// Reads the keys file. Throws if it cannot be read.
+    public init(files: PPOCRModelFiles, useOrientationClassifier: Bool = true) throws {
+        classifier = useOrientationClassifier ? OrientationClassifier(model: files.classifier) : nil
+        recogniser = try PPOCRRecogniser(model: files.recogniser, keysFile: files.keys)
+        keysFile = files.keys
+    }
+
+    public var models: [ModelDescriptor] { [recogniser.model] + (classifier.map { [$0.model] } ?? []) }
+
+    public func read(_ crop: PixelBox, of page: RGBImage, store: ModelStore) async throws -> RecognisedText {
+        let whole = PixelBox(x1: 0, y1: 0, x2: page.width, y2: page.height)
+        var line = crop == whole ? page : page.cropped(x: crop.x1, y: crop.y1, width: crop.width, height: crop.height)
+        if let classifier, try await classifier.isUpsideDown(line, store: store) { line = line.rotated180() }
+        return try await recogniser.recognise(line, store: store)
+    }
+}
