@@ -59,8 +59,8 @@ quality: peers
 	$(SWIFT) build -c release --product koten-ocr
 	$(PEERS_PY) scripts/quality/render_corpus.py $(QUALITY)/corpus
 	$(PEERS_PY) scripts/quality/benchmark.py --corpus $(QUALITY)/corpus --run-dir $(QUALITY)/run \
-	  --pages "$(PAGES)" --engines "$(ENGINES)" --koten-args "$(KOTEN_ARGS)" \
-	  --koten-variant "$(KOTEN_VARIANTS)" --rapidocr-args "$(RAPIDOCR_ARGS)"
+	  --pages="$(PAGES)" --engines="$(ENGINES)" --koten-args="$(KOTEN_ARGS)" \
+	  --koten-variant="$(KOTEN_VARIANTS)" --rapidocr-args="$(RAPIDOCR_ARGS)"
 
 clean:
 	rm -rf .build

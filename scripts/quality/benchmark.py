@@ -1,7 +1,8 @@
 """`make quality`: text quality of koten-ocr beside RapidOCR and Tesseract, per page, as one markdown table.
 
     .deps/peers/bin/python scripts/quality/benchmark.py [--pages 'horizontal*,scaned0'] [--engines koten,rapidocr]
-        [--koten-args '--det-max-side 1280'] [--koten-variant 'det1280=--det-max-side 1280' ...]
+        [--koten-args='--det-max-side 1280'] [--koten-variant 'det1280=--det-max-side 1280' ...]
+(write --koten-args=..., --rapidocr-args=..., --plain-args=... with '=': their values start with '--')
 
 Pages: the rendered corpus (scripts/quality/render_corpus.py, in .build/quality/corpus) and the reference pages
 below. Numbers: metrics.py. Engines: engines.py. Raw outputs, the table and results.json go to --run-dir.
@@ -130,8 +131,8 @@ def versions(args, names):
         out = subprocess.run([args.koten_bin, "--version"], capture_output=True, text=True).stdout.strip()
         found.append(" ".join(out.split()))
     if "rapidocr" in names or "plain" in names:
-        code = "import importlib.metadata as m; print('RapidOCR', m.version('rapidocr'), '/ onnxruntime', " \
-               "m.version('onnxruntime'), '/ opencv', m.version('opencv-python-headless'))"
+        code = "import importlib.metadata as m; print('peers venv: rapidocr', m.version('rapidocr'), " \
+               "'/ onnxruntime', m.version('onnxruntime'), '/ opencv', m.version('opencv-python-headless'))"
         found.append(subprocess.run([args.python, "-c", code], capture_output=True, text=True).stdout.strip())
     if "tesseract" in names:
         out = subprocess.run(["tesseract", "--version"], capture_output=True, text=True)
@@ -166,17 +167,18 @@ def score(pages, names, results):
 
 
 def markdown(pages, names, table, totals):
-    head = ["page", "chars", "Tesseract -l"] + [f"{n} {k}" for n in names for k in ("ordered", "order-free")]
+    lang = ["Tesseract -l"] if "tesseract" in names else []
+    head = ["page", "chars"] + lang + [f"{n} {k}" for n in names for k in ("ordered", "order-free")]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for page in pages:
-        cells = [page["name"], str(len(metrics.normalise(page["truth"]))),
-                 "jpn_vert" if page["writing"] == "vertical" else "jpn"]
+        cells = [page["name"], str(len(metrics.normalise(page["truth"])))]
+        cells += ["jpn_vert" if page["writing"] == "vertical" else "jpn"] if lang else []
         for n in names:
             v = table[page["name"]][n]
             cells += ["fail", "fail"] if v is None else [percent(v[0]), percent(v[1])]
         out.append("| " + " | ".join(cells) + " |")
-    mean = ["**mean of pages**", "", ""]
-    micro = ["**all characters**", str(sum(len(metrics.normalise(p["truth"])) for p in pages)), ""]
+    mean = ["**mean of pages**", ""] + [""] * len(lang)
+    micro = ["**all characters**", str(sum(len(metrics.normalise(p["truth"])) for p in pages))] + [""] * len(lang)
     for n in names:
         vals = [table[p["name"]][n] for p in pages if table[p["name"]][n] is not None]
         for k in (0, 1):
@@ -205,6 +207,9 @@ def main():
     metrics.self_check()
     start = time.monotonic()
     os.makedirs(args.run_dir, exist_ok=True)
+    for name in os.listdir(args.run_dir):          # only what an earlier run wrote, so no stale column lingers
+        if name.endswith((".jsonl", ".log", ".inputs.txt")) or name in ("table.md", "results.json"):
+            os.remove(os.path.join(args.run_dir, name))
     cols = columns(args)
     names = [n for n, _ in cols]
     check_tools(args, cols)
@@ -232,8 +237,9 @@ def main():
 
     table, totals = score(pages, names, results)
     header = f"Engines: {versions(args, names)}"
-    if args.koten_args:
-        header += f"\nkoten column flags: {args.koten_args}"
+    for label, flags in (("koten", args.koten_args), ("rapidocr", args.rapidocr_args), ("plain", args.plain_args)):
+        if flags and label in names:
+            header += f"\n{label} column flags: {flags}"
     twins = twins_markdown(pages, names, table)
     text = "\n\n".join([header, markdown(pages, names, table, totals)]
                        + (["Twins (ordered CER minus the twin's, percentage points):", twins] if twins else []))
