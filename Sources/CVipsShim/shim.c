@@ -112,27 +112,89 @@ int kv_n_pages(VipsImage *image) {
     return 1;
 }
 
-int kv_to_rgb8(VipsImage *in, int autorotate, VipsImage **out) {
-    VipsImage *t[6] = {0};
+int kv_needs_row_reversal(int orientation) { return orientation == 3 || orientation == 4; }
+
+/* The EXIF orientation as far as a top-to-bottom decode allows: a vertical flip (orientations 3 and 4) would
+ * ask for the last row first, which a sequential loader refuses ("out of order read"), so 3 becomes a
+ * horizontal flip only and 4 nothing; the caller reverses the rows afterwards (kv_needs_row_reversal). */
+static int upright_but_rows(VipsImage *in, VipsImage **out) {
+    int o = kv_orientation(in);
+    VipsImage *t = NULL;
+    if (o == 3) {
+        if (vips_flip(in, &t, VIPS_DIRECTION_HORIZONTAL, NULL)) return -1;
+    } else if (o == 4) {
+        if (vips_copy(in, &t, NULL)) return -1;
+    } else {
+        return vips_autorot(in, out, NULL);
+    }
+    /* The copy must not carry the tag on: it is applied (as far as it goes here). */
+    if (vips_copy(t, out, NULL)) { g_object_unref(t); return -1; }
+    g_object_unref(t);
+    vips_image_remove(*out, VIPS_META_ORIENTATION);
+    return 0;
+}
+
+/* CMYK to sRGB and any sample format to 8 bits (16-bit shifted down, others clipped), alpha kept. */
+static int to_srgb8(VipsImage *in, VipsImage **out) {
+    VipsImage *cur = in, *t = NULL;
+    g_object_ref(cur);
+    if (vips_image_get_interpretation(cur) == VIPS_INTERPRETATION_CMYK && vips_image_get_bands(cur) >= 4) {
+        if (vips_colourspace(cur, &t, VIPS_INTERPRETATION_sRGB, NULL)) { g_object_unref(cur); return -1; }
+        g_object_unref(cur); cur = t;
+    }
+    if (vips_image_get_format(cur) != VIPS_FORMAT_UCHAR) {
+        int shift = vips_image_get_format(cur) == VIPS_FORMAT_USHORT;
+        if (vips_cast(cur, &t, VIPS_FORMAT_UCHAR, "shift", shift, NULL)) { g_object_unref(cur); return -1; }
+        g_object_unref(cur); cur = t;
+    }
+    *out = cur;
+    return 0;
+}
+
+int kv_alpha_ink(VipsImage *in, double *ink, double *alpha_min, double *alpha_max) {
+    if (!vips_image_hasalpha(in)) return 1;
+    /* 8-bit sRGB, its colour bands, alpha, the colour's band mean, mean × alpha, [mean × alpha, alpha], stats */
+    VipsImage *t[7] = {0};
+    int rc = -1;
+    if (to_srgb8(in, &t[0])) return -1;
+    int bands = vips_image_get_bands(t[0]);
+    if (vips_extract_band(t[0], &t[1], 0, "n", bands - 1, NULL)) goto done;
+    if (vips_extract_band(t[0], &t[2], bands - 1, NULL)) goto done;
+    if (vips_bandmean(t[1], &t[3], NULL)) goto done;
+    if (vips_multiply(t[3], t[2], &t[4], NULL)) goto done;
+    VipsImage *both[2] = {t[4], t[2]};
+    if (vips_bandjoin(both, &t[5], 2, NULL)) goto done;
+    /* One pass over the pixels; row 1 of the matrix is band 0, row 2 band 1; columns min, max, sum, ... */
+    if (vips_stats(t[5], &t[6], NULL)) goto done;
+    double weighted_sum = *VIPS_MATRIX(t[6], 2, 1), alpha_sum = *VIPS_MATRIX(t[6], 2, 2);
+    *alpha_min = *VIPS_MATRIX(t[6], 0, 2);
+    *alpha_max = *VIPS_MATRIX(t[6], 1, 2);
+    *ink = alpha_sum > 0 ? weighted_sum / alpha_sum : 0;
+    rc = 0;
+done:
+    for (int i = 0; i < 7; i++) if (t[i]) g_object_unref(t[i]);
+    return rc;
+}
+
+int kv_to_rgb8(VipsImage *in, int autorotate, int background, VipsImage **out) {
+    VipsImage *t[4] = {0};
     VipsImage *cur = in;
     int rc = -1;
     g_object_ref(cur);
     if (autorotate) {
-        if (vips_autorot(cur, &t[0], NULL)) goto done;
+        if (upright_but_rows(cur, &t[0])) goto done;
         g_object_unref(cur); cur = t[0]; t[0] = NULL;
     }
-    VipsInterpretation interp = vips_image_get_interpretation(cur);
+    if (to_srgb8(cur, &t[1])) goto done;
+    g_object_unref(cur); cur = t[1]; t[1] = NULL;
     int bands = vips_image_get_bands(cur);
-    if (interp == VIPS_INTERPRETATION_CMYK && bands >= 4) {
-        if (vips_colourspace(cur, &t[1], VIPS_INTERPRETATION_sRGB, NULL)) goto done;
-        g_object_unref(cur); cur = t[1]; t[1] = NULL;
-        bands = vips_image_get_bands(cur);
-    }
-    if (vips_image_get_format(cur) != VIPS_FORMAT_UCHAR) {
-        /* 16-bit and other formats: scale to 0..255 (shift for ushort, clip otherwise). */
-        int shift = vips_image_get_format(cur) == VIPS_FORMAT_USHORT;
-        if (vips_cast(cur, &t[2], VIPS_FORMAT_UCHAR, "shift", shift, NULL)) goto done;
+    if (background >= 0 && vips_image_hasalpha(cur)) {
+        VipsArrayDouble *bg = vips_array_double_newv(1, (double)background);
+        int r = vips_flatten(cur, &t[2], "background", bg, "max_alpha", 255.0, NULL);
+        vips_area_unref(VIPS_AREA(bg));
+        if (r) goto done;
         g_object_unref(cur); cur = t[2]; t[2] = NULL;
+        bands = vips_image_get_bands(cur);
     }
     if (bands == 1 || bands == 2) {
         VipsImage *grey = NULL;
@@ -143,13 +205,13 @@ int kv_to_rgb8(VipsImage *in, int autorotate, VipsImage **out) {
         if (r) goto done;
         g_object_unref(cur); cur = t[3]; t[3] = NULL;
     } else if (bands > 3) {
-        if (vips_extract_band(cur, &t[4], 0, "n", 3, NULL)) goto done;
-        g_object_unref(cur); cur = t[4]; t[4] = NULL;
+        if (vips_extract_band(cur, &t[3], 0, "n", 3, NULL)) goto done;
+        g_object_unref(cur); cur = t[3]; t[3] = NULL;
     }
     *out = cur; cur = NULL; rc = 0;
 done:
     if (cur) g_object_unref(cur);
-    for (int i = 0; i < 6; i++) if (t[i]) g_object_unref(t[i]);
+    for (int i = 0; i < 4; i++) if (t[i]) g_object_unref(t[i]);
     return rc;
 }
 

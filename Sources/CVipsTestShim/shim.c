@@ -28,6 +28,10 @@ int kv_save(VipsImage *in, const char *path, int quality, int orientation) {
     return rc;
 }
 
+int kv_save_webp_lossless(VipsImage *in, const char *path) {
+    return vips_webpsave(in, path, "lossless", TRUE, NULL);
+}
+
 int kv_save_png16(VipsImage *in, const char *path) {
     VipsImage *wide = NULL, *tagged = NULL;
     int rc = -1;

@@ -12,6 +12,21 @@ public enum ImageWriter {
         try check(kv_save(handle.pointer, url.path, Int32(quality), Int32(exifOrientation)), url: url)
     }
 
+    /// Saves 8-bit interleaved `pixels` of `bands` channels (1 grey, 2 grey + alpha, 3 RGB, 4 RGBA) by the
+    /// suffix of `url` (.png, .tif; .webp is written lossless). Throws `ImageError.corrupt` with libvips' message.
+    public static func save(pixels: [UInt8], width: Int, height: Int, bands: Int, to url: URL) throws {
+        Vips.start()
+        var out: OpaquePointer?
+        let made = pixels.withUnsafeBufferPointer { kv_from_pixels($0.baseAddress, Int32(width), Int32(height), Int32(bands), &out) }
+        guard made == 0, let out else {
+            throw ImageError.corrupt(path: url.path, detail: Vips.lastError(fallback: "could not wrap pixels"))
+        }
+        let handle = VipsHandle(out)
+        let rc = url.pathExtension.lowercased() == "webp" ? kv_save_webp_lossless(handle.pointer, url.path)
+            : kv_save(handle.pointer, url.path, 0, 1)
+        try check(rc, url: url)
+    }
+
     /// Encodings that exercise the decoders' less common paths.
     public enum Encoding: Sendable, CaseIterable {
         /// 16 bits per channel RGB PNG.

@@ -57,7 +57,7 @@ def corpus_pages(corpus):
     for name in names:
         with open(os.path.join(corpus, f"{name}.meta.json"), encoding="utf-8") as f:
             meta = json.load(f)
-        pages.append({"name": name, "image": os.path.join(corpus, f"{name}.png"), "writing": meta["writing"],
+        pages.append({"name": name, "image": os.path.join(corpus, meta.get("file", f"{name}.png")), "writing": meta["writing"],
                       "truth": read_lines(os.path.join(corpus, f"{name}.truth.txt")), "twin": meta["twin"]})
     return pages
 

@@ -2,8 +2,8 @@
 
     .deps/peers/bin/python scripts/quality/render_corpus.py [OUT_DIR]     (default .build/quality/corpus)
 
-`index.json` lists the page names in table order. Each page is `<name>.png`, `<name>.truth.txt` (the body lines in reading order, one per line, UTF-8) and
-`<name>.meta.json`:
+`index.json` lists the page names in table order. Each page is `<name>.png` (`<name>.webp` where `file` says so),
+`<name>.truth.txt` (the body lines in reading order, one per line, UTF-8) and `<name>.meta.json`:
     kind        what the page tests (horizontal, vertical, two_columns, heading_columns_caption, skew, turned,
                 photo, ruby, small_text, wide_strip, tall_page, dense_a4, transparent)
     writing     the body's writing direction: horizontal or vertical (Tesseract's language follows it)
@@ -12,6 +12,7 @@
     twin        the unskewed, unturned, clean page with the same text (null for a page that is its own base)
     ruby        ruby readings: [{line, start, end, base, reading}] with character offsets into that truth line
     size, mode, font, font_px, effects, seed
+    file        the image's file name (`<name>.png` unless another format is the point of the page)
 Deterministic: fixed seeds, Pillow's BASIC layout, no time stamps; the same bytes on every run given the same
 Pillow, numpy and fonts-noto-cjk versions (scripts/peers/requirements.txt, scripts/setup.sh pin them).
 """
@@ -215,15 +216,21 @@ def photographed(page, seed):
 
 
 def transparent(page, variant):
-    """Twins whose text lives in the alpha channel: black RGB + alpha, grey + alpha, white RGB + alpha."""
+    """Twins whose text lives in the alpha channel: black RGB + alpha, grey + alpha, white RGB + alpha, and a
+    logo: dark red text on a transparent background, saved as lossless WebP (libwebp may rewrite the colour of
+    fully transparent pixels; Pillow's default `exact=False`)."""
     coverage = Image.eval(page.image.convert("L"), lambda v: 255 - v)
+    changes = {}
     if variant == "alpha_only":
         image = Image.merge("RGBA", [Image.new("L", page.image.size, 0)] * 3 + [coverage])
     elif variant == "grey_alpha":
         image = Image.merge("LA", [Image.new("L", page.image.size, 0), coverage])
+    elif variant == "logo_webp":
+        image = Image.merge("RGBA", [Image.new("L", page.image.size, c) for c in (150, 20, 30)] + [coverage])
+        changes["file"] = f"transparent_{variant}.webp"
     else:  # white_on_transparent
         image = Image.merge("RGBA", [Image.new("L", page.image.size, 255)] * 3 + [coverage])
-    return page.derived(f"transparent_{variant}", image, "transparent", f"transparent: {variant}")
+    return page.derived(f"transparent_{variant}", image, "transparent", f"transparent: {variant}", **changes)
 
 
 def corpus():
@@ -234,7 +241,7 @@ def corpus():
         pages += [skewed(base, d) for d in (2, -2, 5, -5)]
         pages += [turned(base, r) for r in (90, 180, 270)]
     pages += [photographed(h, 11), photographed(v, 12)]
-    pages += [short] + [transparent(short, k) for k in ("alpha_only", "grey_alpha", "white_on_transparent")]
+    pages += [short] + [transparent(short, k) for k in ("alpha_only", "grey_alpha", "white_on_transparent", "logo_webp")]
     return pages
 
 
@@ -259,7 +266,11 @@ def main():
         base = os.path.join(out, page.name)
         page.meta["size"] = list(page.image.size)
         page.meta["mode"] = page.image.mode
-        write_atomic(base + ".png", lambda p: page.image.save(p, format="PNG"))
+        page.meta.setdefault("file", page.name + ".png")
+        if page.meta["file"].endswith(".webp"):
+            write_atomic(os.path.join(out, page.meta["file"]), lambda p: page.image.save(p, format="WEBP", lossless=True))
+        else:
+            write_atomic(os.path.join(out, page.meta["file"]), lambda p: page.image.save(p, format="PNG"))
         write_text(base + ".truth.txt", "\n".join(page.lines) + "\n")
         write_text(base + ".meta.json", json.dumps(page.meta, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     write_text(os.path.join(out, "index.json"), json.dumps([p.name for p in pages], indent=1) + "\n")

@@ -41,9 +41,18 @@ int kv_orientation(VipsImage *image);
 /// Number of pages of a multi-page source (1 when absent).
 int kv_n_pages(VipsImage *image);
 
-/// Applies the EXIF orientation (upright), converts to 8-bit sRGB with exactly three bands: grey is
-/// replicated, 16-bit is scaled down, alpha is dropped without compositing, CMYK is converted.
-int kv_to_rgb8(VipsImage *in, int autorotate, VipsImage **out);
+/// Whether a decode of an image with EXIF `orientation` gives its rows bottom to top (3 and 4: the vertical flip
+/// is left to the caller, as a top-to-bottom decode cannot read the last row first).
+int kv_needs_row_reversal(int orientation);
+/// For an image with an alpha channel: the alpha-weighted mean of its colour (the mean of the colour bands,
+/// 0-255 after conversion to 8-bit sRGB) in `ink`, and the smallest and largest alpha (0-255). One pass over the
+/// pixels. Returns 1 (nothing set) for an image without alpha, -1 on failure.
+int kv_alpha_ink(VipsImage *in, double *ink, double *alpha_min, double *alpha_max);
+/// With `autorotate`, applies the EXIF orientation except a vertical flip (see kv_needs_row_reversal); converts
+/// to 8-bit sRGB with exactly three bands: grey is replicated, 16-bit is scaled down, CMYK is converted; an alpha
+/// channel is composited onto the grey level `background` (0-255), or dropped without compositing when
+/// `background` < 0.
+int kv_to_rgb8(VipsImage *in, int autorotate, int background, VipsImage **out);
 /// Resizes by independent horizontal and vertical scale factors (kernel: 0 nearest, 1 linear, 2 cubic, 3 lanczos3).
 int kv_resize(VipsImage *in, double hscale, double vscale, int kernel, VipsImage **out);
 /// Extracts the rectangle (left, top, width, height), which must lie inside the image.

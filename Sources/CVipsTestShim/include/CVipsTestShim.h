@@ -13,6 +13,8 @@ int kv_from_pixels(const uint8_t *pixels, int width, int height, int bands, Vips
 /// `orientation` 2-8 writes that EXIF orientation tag (JPEG), 0 or 1 writes none.
 int kv_save(VipsImage *in, const char *path, int quality, int orientation);
 
+/// Saves as a lossless WebP (alpha kept; libwebp may rewrite the colour of fully transparent pixels).
+int kv_save_webp_lossless(VipsImage *in, const char *path);
 /// Saves RGB as a 16-bit PNG (each 8-bit value v becomes v × 257).
 int kv_save_png16(VipsImage *in, const char *path);
 /// Saves as an 8-bit palette PNG (colour type 3, quantised to at most 256 colours).

@@ -7,8 +7,11 @@ import Foundation
 /// (multi-page, 1-bit), WebP, GIF, HEIC, JPEG 2000, BMP (via the magick loader), PDF (rendered at `pdfDPI`).
 /// The pixel limit is checked on the header before any pixel buffer exists, for every format (BMP's header
 /// is read by `kv_bmp_size`, as ImageMagick would decode the image to learn its size).
-/// Sizes are upright: the EXIF orientation is applied (a deliberate deviation from NDL's reference, which
-/// ignores it; reference-pipelines.md §3.8). Decoding is always top-to-bottom in strips, truncation is an
+/// Sizes are upright: the EXIF orientation (1–8) is applied (a deliberate deviation from NDL's reference, which
+/// ignores it; reference-pipelines.md §3.8); the vertical flip of orientations 3 and 4 is done in place on the
+/// decoded rows, since a top-to-bottom decode cannot read the last row first. An alpha channel that is not
+/// opaque everywhere is composited onto `alphaBackground` (another deviation: the reference drops alpha), so
+/// text carried by the alpha channel stays visible. Decoding is always top-to-bottom in strips, truncation is an
 /// error (`ImageError.truncated`), and `decode(fitting:)` decodes JPEGs at reduced size (shrink-on-load)
 /// so a 12 MP photo never exists at full size when only a detector input is wanted.
 public struct ImageSource: Sendable {
@@ -29,6 +32,11 @@ public struct ImageSource: Sendable {
     public let loader: String
     /// Render resolution for PDF pages (dots per inch).
     public let pdfDPI: Double
+    /// The grey level (0 black, 255 white) an alpha channel is composited onto: the one farther from the ink,
+    /// i.e. from the alpha-weighted mean colour (white under dark ink, black under light ink). Nil when the page
+    /// has no alpha channel, is opaque everywhere, or transparent everywhere (then alpha is dropped, as NDL's
+    /// reference does, and the colour channels are read as they are).
+    public let alphaBackground: UInt8?
 
     var path: String { url.path }
 
@@ -58,6 +66,21 @@ public struct ImageSource: Sendable {
         if width * height > maxPixels {
             throw ImageError.tooLarge(path: path, width: width, height: height, limit: maxPixels)
         }
+        // PDF pages are rendered onto white: their alpha channel carries nothing.
+        alphaBackground = loader == "pdfload" ? nil : try Self.alphaBackground(handle, path: path)
+    }
+
+    /// Reads an image with an alpha channel once (streaming, no page buffer) to choose its background; nil
+    /// without alpha, or when alpha is the same everywhere at 255 or 0. Throws `ImageError` naming the file.
+    private static func alphaBackground(_ handle: VipsHandle, path: String) throws -> UInt8? {
+        var ink = 0.0, alphaMin = 0.0, alphaMax = 0.0
+        switch kv_alpha_ink(handle.pointer, &ink, &alphaMin, &alphaMax) {
+        case 1: return nil
+        case 0: break
+        default: throw classify(path: path, message: Vips.lastError(fallback: "could not read the alpha channel"))
+        }
+        if alphaMin >= 255 || alphaMax <= 0 { return nil }
+        return ink < 127.5 ? 255 : 0
     }
 
     /// Number of pages of the file at `url`, read from the header of its first page (a single-page format
@@ -73,8 +96,9 @@ public struct ImageSource: Sendable {
         return Int(kv_n_pages(handle.pointer))
     }
 
-    /// Decodes the whole page at full resolution, upright, as 8-bit RGB (grey replicated, alpha dropped
-    /// without compositing as the reference's Pillow `convert('RGB')` does, 16-bit scaled down).
+    /// Decodes the whole page at full resolution, upright, as 8-bit RGB (grey replicated, alpha composited onto
+    /// `alphaBackground` or, when that is nil, dropped as the reference's Pillow `convert('RGB')` does, 16-bit
+    /// scaled down).
     /// Throws `ImageError.truncated` / `.corrupt` naming the file.
     public func decode() throws -> RGBImage {
         try decode(shrink: 1)
@@ -93,7 +117,8 @@ public struct ImageSource: Sendable {
         let exact = (resized.width == width && resized.height == height) ? resized : try resized.apply(describe) { img, out in
             kv_crop(img, 0, 0, Int32(min(width, resized.width)), Int32(min(height, resized.height)), out)
         }
-        let pixels = try exact.readPixels(describe)
+        var pixels = try exact.readPixels(describe)
+        reverseRowsIfNeeded(&pixels, width: exact.width, height: exact.height)
         let image = RGBImage(uncheckedWidth: exact.width, height: exact.height, pixels: pixels)
         if image.width == width && image.height == height { return image }
         var padded = RGBImage(width: width, height: height)
@@ -113,13 +138,30 @@ public struct ImageSource: Sendable {
 
     private func decode(shrink: Int) throws -> RGBImage {
         let handle = try uprightHandle(shrink: shrink)
-        let pixels = try handle.readPixels(describe)
+        var pixels = try handle.readPixels(describe)
+        reverseRowsIfNeeded(&pixels, width: handle.width, height: handle.height)
         return RGBImage(uncheckedWidth: handle.width, height: handle.height, pixels: pixels)
     }
 
+    /// The page as libvips gives it top to bottom: upright but for the vertical flip of orientations 3 and 4
+    /// (`reverseRowsIfNeeded`), 8-bit RGB, alpha composited onto `alphaBackground` or dropped.
     private func uprightHandle(shrink: Int) throws -> VipsHandle {
         let raw = try Self.openHandle(path: path, page: page, shrink: shrink, dpi: pdfDPI)
-        return try raw.apply(describe) { img, out in kv_to_rgb8(img, 1, out) }
+        let background = alphaBackground.map(Int32.init) ?? -1
+        return try raw.apply(describe) { img, out in kv_to_rgb8(img, 1, background, out) }
+    }
+
+    /// Completes the EXIF orientation: swaps rows end for end in place (no second buffer) for 3 and 4.
+    private func reverseRowsIfNeeded(_ pixels: inout [UInt8], width: Int, height: Int) {
+        guard kv_needs_row_reversal(Int32(orientation)) != 0, height > 1 else { return }
+        let row = width * 3
+        pixels.withUnsafeMutableBufferPointer { p in
+            guard let base = p.baseAddress else { return }
+            for y in 0..<(height / 2) {
+                let a = base + y * row, b = base + (height - 1 - y) * row
+                for i in 0..<row { swap(&a[i], &b[i]) }
+            }
+        }
     }
 
     /// The libvips loader type name for `path` ("VipsForeignLoadPngFile"), after checking the file exists and is

@@ -5,7 +5,7 @@ import KotenOCRTestSupport
 
 @Suite("Image decoding (libvips)")
 struct ImageSourceTests {
-    @Test("RGBA PNG: size from the header, alpha dropped, three channels")
+    @Test("RGBA PNG (opaque): size from the header, alpha dropped, three channels")
     func rgbaPNG() throws {
         let source = try ImageSource(url: TestPaths.image("ndlocr-lite/tategaki2026-04-24-094138.png"))
         #expect(source.width == 574 && source.height == 823)
