@@ -62,13 +62,24 @@ public struct RotatedRect: Sendable, Equatable {
         }
     }
 
-    /// The corners ordered as a `Quad`: the two leftmost (by x) give top-left and bottom-left by y, the two
-    /// rightmost give top-right and bottom-right (the order PaddleOCR's box post-processing uses).
+    /// The corners as a `Quad` in the rectangle's own frame, whatever its rotation: its x axis is the side
+    /// closer to the page's horizontal, pointing right, its y axis the other side, pointing down; the corners
+    /// run clockwise from the top-left in that frame. So `edgeWidth` is the side across the page's x and
+    /// `edgeHeight` the side along its y, for a line skewed by any angle under 45° (a tall column skewed by 2°
+    /// starts at its own top-left corner, not at whichever corner has the smallest x).
     public var quad: Quad {
-        let byX = corners.sorted { $0.x != $1.x ? $0.x < $1.x : $0.y < $1.y }
-        let left = byX[0].y <= byX[1].y ? (byX[0], byX[1]) : (byX[1], byX[0])
-        let right = byX[2].y <= byX[3].y ? (byX[2], byX[3]) : (byX[3], byX[2])
-        return Quad(left.0, right.0, right.1, left.1)
+        let u = Point(x: cos(angle), y: sin(angle)), v = Point(x: -sin(angle), y: cos(angle))
+        // The axis nearer the page's x direction, turned to point right; y is that axis turned 90° clockwise
+        // on screen (y down), so it points down and the order is clockwise.
+        let alongU = abs(u.x) >= abs(v.x)
+        let axis = alongU ? u : v
+        let sign: Double = axis.x < 0 || (axis.x == 0 && axis.y > 0) ? -1 : 1
+        let ex = Point(x: axis.x * sign, y: axis.y * sign), ey = Point(x: -ex.y, y: ex.x)
+        let hx = (alongU ? width : height) / 2, hy = (alongU ? height : width) / 2
+        func corner(_ a: Double, _ b: Double) -> Point {
+            Point(x: center.x + a * hx * ex.x + b * hy * ey.x, y: center.y + a * hx * ex.y + b * hy * ey.y)
+        }
+        return Quad(corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1))
     }
 
     /// Grown outward by `distance` on every side (the unclip of a rectangle: the minimum-area rectangle of a

@@ -29,6 +29,37 @@ struct GeometryTests {
         #expect(q.points[3] == Point(x: 10, y: 25))
     }
 
+    @Test("quad corners in the rectangle's own frame whatever its rotation: a skewed tall column starts at its top-left",
+          arguments: [-5.0, -2.0, 0.0, 2.0, 5.0])
+    func skewedColumnQuad(degrees: Double) {
+        // A 40×1400 column turned by `degrees` (counter-clockwise on the page, y down): its top is shifted by
+        // 1400 × sin(2°) ≈ 49 px, more than its width, so sorting corners by x mixes top and bottom.
+        let tilt = -degrees * .pi / 180
+        let c = Point(x: 300, y: 800)
+        // The same rectangle however its angle is stated: the long side along `angle` or across it, either way round.
+        let forms = [RotatedRect(center: c, width: 1400, height: 40, angle: .pi / 2 + tilt),
+                     RotatedRect(center: c, width: 1400, height: 40, angle: -.pi / 2 + tilt),
+                     RotatedRect(center: c, width: 40, height: 1400, angle: tilt),
+                     RotatedRect(center: c, width: 40, height: 1400, angle: .pi + tilt)]
+        for rect in forms {
+            let q = rect.quad
+            #expect(abs(q.edgeWidth - 40) < 1e-6 && abs(q.edgeHeight - 1400) < 1e-6, "\(rect)")
+            #expect(LineOrientation(width: q.edgeWidth, height: q.edgeHeight) == .vertical)
+            let (tl, tr, br, bl) = (q.points[0], q.points[1], q.points[2], q.points[3])
+            #expect(tl.y < bl.y - 1000 && tr.y < br.y - 1000, "top corners first: \(q.points)")
+            #expect(tl.x < tr.x && bl.x < br.x, "left before right: \(q.points)")
+            let expectedTopLeft = Point(x: c.x - 20 * cos(tilt) + 700 * sin(tilt), y: c.y - 20 * sin(tilt) - 700 * cos(tilt))
+            #expect(tl.distance(to: expectedTopLeft) < 1e-6, "\(tl) vs \(expectedTopLeft)")
+        }
+    }
+
+    @Test("a horizontal line's quad is the same whichever way its angle points")
+    func horizontalQuadEitherWay() {
+        let a = RotatedRect(center: Point(x: 50, y: 20), width: 80, height: 10, angle: 0.03).quad
+        let b = RotatedRect(center: Point(x: 50, y: 20), width: 80, height: 10, angle: .pi + 0.03).quad
+        for (p, q) in zip(a.points, b.points) { #expect(p.distance(to: q) < 1e-9) }
+    }
+
     @Test("unclip grows each side by area × ratio / perimeter")
     func unclip() {
         // A 100×10 box: area 1000, perimeter 220, offset 1000 × 1.5 / 220 ≈ 6.82 on each side.
