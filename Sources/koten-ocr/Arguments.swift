@@ -13,6 +13,7 @@ struct Arguments {
     var maxPixels = ImageSource.defaultMaxPixels
     var detectorMaxSide = 960
     var orientationClassifier = true
+    var minLineConfidence: Float = 0.5
     var acceptDamagedImages = false
     var recursive = false
     var inputList: String?
@@ -89,6 +90,12 @@ struct Arguments {
                     // The detector's activations grow with the square of this side (≈ 45 bytes per input value).
                     guard a.detectorMaxSide <= 4096 else { throw UsageError(description: "--det-max-side must be at most 4096") }
                 case "--no-orientation-classifier": a.orientationClassifier = false
+                case "--min-line-confidence":
+                    let v = try next()
+                    guard let c = Float(v), c >= 0, c <= 1 else {
+                        throw UsageError(description: "--min-line-confidence needs a number from 0 to 1, not '\(v)'")
+                    }
+                    a.minLineConfidence = c
                 case "--accept-damaged-images": a.acceptDamagedImages = true
                 case "-r", "--recursive": a.recursive = true
                 case "--input-list": a.inputList = try next()
@@ -155,6 +162,9 @@ struct Arguments {
           --det-max-side N     ppocr: longer side of the detector input (default 960, at most 4096)
           --no-orientation-classifier
                                ppocr: skip the 0°/180° line classifier
+          --min-line-confidence X
+                               ppocr: lines read with a confidence under X (0 to 1, default 0.5) are left
+                               out of the text and flagged "lowConfidence" in the JSON; 0 keeps every line
       -r, --recursive          read directories' subfolders too (hidden files and folders are skipped)
           --input-list FILE    read input paths from FILE, one per line ('-' = standard input;
                                blank lines and lines starting with # are ignored; a relative path
@@ -177,6 +187,8 @@ struct Arguments {
     Results are written to a temporary file and renamed, and recorded in --output's batch manifest
     (.koten-ocr-manifest*.jsonl), so a killed run continues with --resume. A result file that exists
     and is not this batch's is never replaced without --overwrite.
+
+    A page in which no line is found is not an error: standard error gets one line naming it at the end.
 
     Exit status: 0 every page read; 1 some inputs or pages failed (each named on standard error; the
     others are still processed); 2 usage error (including two inputs writing the same result, or

@@ -58,6 +58,7 @@ enum CLI {
                                       ppocrOrientationClassifier: arguments.orientationClassifier,
                                       pdfDPI: Double(arguments.pdfDPI))
         config.acceptDamagedImages = arguments.acceptDamagedImages
+        config.ppocrMinLineConfidence = arguments.minLineConfidence
         let diagnostics = DiagnosticsCommand.begin(arguments)
         let engine: KotenOCR
         do {

@@ -11,6 +11,7 @@ struct Runner {
         let display = ProgressDisplay(style: quiet || plan.tasks.count < 2 ? .none : isatty(2) != 0 ? .bar : .lines)
         let toStdout = batch.options.outputDirectory == nil
         var firstStdoutResult = true
+        var withoutLines: [String] = []
         let progress = await batch.run(plan) { event in
             switch event {
             case .failed(let failure, let progress):
@@ -30,6 +31,8 @@ struct Runner {
                     }
                 }
                 display.show(progress)
+            case .pageWithoutLines(let task, _):
+                withoutLines.append(task.displayName)
             case .runRead(let result, let progress):
                 if toStdout {
                     display.clear()
@@ -41,6 +44,8 @@ struct Runner {
             }
         }
         display.finish(progress)
+        // Not failures (blank pages exist), but a batch user never looks at each page: name every one.
+        for name in withoutLines { stderrLine("koten-ocr: \(name): no line found (the page's text is empty)") }
         return progress
     }
 }

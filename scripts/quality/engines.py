@@ -2,7 +2,8 @@
 
 koten-ocr   one process for all pages: `koten-ocr --mode ppocr --models DIR --format json -q [ARGS] --input-list F`
             (JSON Lines on standard output); the text is the JSON's lines in their listed (reading) order,
-            except lines whose `kind` is `ruby` (the truth is the body text).
+            except lines whose `kind` is `ruby` (the truth is the body text) and lines flagged `lowConfidence`
+            (left out of koten-ocr's text outputs: the measure is of the text a user gets).
 rapidocr    one process: scripts/peers/rapidocr_run.py (RapidOCR 3.10 defaults on the PP-OCRv5 files); its order.
 tesseract   one process per page: `tesseract IMAGE stdout -l LANG` (default --psm 3), LANG jpn for pages written
             horizontally, jpn_vert for vertical ones; OMP_THREAD_LIMIT=1, pages run side by side on the CPUs.
@@ -48,7 +49,8 @@ def koten(paths, run_dir, name, binary, models, extra_args):
         source = os.path.realpath(page["source"]["path"])
         for p in paths:
             if os.path.realpath(p) == source:
-                results[p] = [l["text"] for l in page["lines"] if l.get("kind") != "ruby"]
+                results[p] = [l["text"] for l in page["lines"]
+                              if l.get("kind") != "ruby" and not l.get("lowConfidence")]
     if code not in (0, 1):
         raise EngineError(f"koten-ocr exited {code}: see {log}")
     return results

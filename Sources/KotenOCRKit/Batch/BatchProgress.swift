@@ -9,6 +9,8 @@ public struct BatchProgress: Sendable, Equatable {
     public let alreadyDone: Int
     /// Pages read and written.
     public internal(set) var read = 0
+    /// Pages read in which no line was found (counted in `read` too).
+    public internal(set) var pagesWithoutLines = 0
     /// Pages that failed.
     public internal(set) var failedPages = 0
     /// Failure lines reported (failed pages plus inputs that could not be read at all).
@@ -59,9 +61,10 @@ public struct BatchProgress: Sendable, Equatable {
         return text
     }
 
-    /// `40 pages read, 1 failed, 5 already done, in 1m12s` when the run is over.
+    /// `40 pages read, 2 without lines, 1 failed, 5 already done, in 1m12s` when the run is over.
     public func summary(at now: Date) -> String {
         var text = "\(read) page\(read == 1 ? "" : "s") read"
+        if pagesWithoutLines > 0 { text += ", \(pagesWithoutLines) without lines" }
         if failures > 0 { text += ", \(failures) failed" }
         if alreadyDone > 0 { text += ", \(alreadyDone) already done" }
         return text + ", in " + Self.duration(now.timeIntervalSince(startedAt))

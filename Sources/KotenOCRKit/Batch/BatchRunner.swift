@@ -16,6 +16,9 @@ public enum BatchEvent: Sendable {
     case pageStarted(PageTask, BatchProgress)
     /// A page was read (and, with an output directory, its results written and recorded).
     case pageRead(PageTask, [RenderedResult], BatchProgress)
+    /// Right after `pageRead` for a page in which no line was found (its text outputs are empty). Not a
+    /// failure (blank pages exist), but never silent: the CLI names each such page on standard error.
+    case pageWithoutLines(PageTask, BatchProgress)
     /// After the last page: a result of the whole run (the koten TEI of `--format tei`), written when there
     /// is an output directory.
     case runRead(RenderedResult, BatchProgress)
@@ -63,7 +66,9 @@ public struct BatchRunner: Sendable {
                 let (page, results) = try await read(task, manifest: manifest, folders: &folders)
                 try tei?.add(page, stem: task.outputStem)
                 progress.read += 1
+                if page.textLines.isEmpty { progress.pagesWithoutLines += 1 }
                 onEvent(.pageRead(task, results, progress))
+                if page.textLines.isEmpty { onEvent(.pageWithoutLines(task, progress)) }
             } catch {
                 progress.failedPages += 1
                 progress.failures += 1

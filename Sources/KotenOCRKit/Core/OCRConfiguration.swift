@@ -18,6 +18,10 @@ public struct OCRConfiguration: Sendable {
     public var ppocrDetectorMaxSide: Int
     /// PP-OCR: run the 0°/180° line classifier.
     public var ppocrOrientationClassifier: Bool
+    /// PP-OCR: lines whose recognition confidence (the mean of their characters' probabilities) is under this
+    /// are flagged `lowConfidence`: kept in the JSON, left out of the text outputs (0 keeps every line; default
+    /// 0.5, RapidOCR's `text_score`). Lines with no text are dropped whatever this is.
+    public var ppocrMinLineConfidence: Float = 0.5
     /// PDF pages are rendered at this resolution.
     public var pdfDPI: Double
     /// Read images whose decoder reports damaged data (default false: such a page fails with

@@ -22,8 +22,11 @@ public struct PageResult: Sendable, Codable, Equatable {
         case schemaVersion, source, mode, models, orientation, lines
     }
 
-    /// The page's text: lines in reading order, one per line.
-    public var text: String { lines.map(\.text).joined(separator: "\n") }
+    /// The page's text: its `textLines` in reading order, one per line.
+    public var text: String { textLines.map(\.text).joined(separator: "\n") }
+
+    /// The lines the text outputs hold: every line but those flagged `lowConfidence` (which the JSON keeps).
+    public var textLines: [TextLine] { lines.filter { $0.lowConfidence != true } }
 
     public struct SourceInfo: Sendable, Codable, Equatable {
         /// The path as given.
@@ -64,6 +67,10 @@ public struct PageResult: Sendable, Codable, Equatable {
         public var polygon: [[Double]]
         /// Layout class (e.g. "本文", "line_main") where the mode has classes.
         public var kind: String?
+        /// True when the line's recognition confidence is under the minimum (ppocr: `--min-line-confidence`,
+        /// default 0.5, as RapidOCR's `text_score`): listed in the JSON after the page's other lines, left out
+        /// of the text outputs. Absent (nil) for every other line.
+        public var lowConfidence: Bool? = nil
     }
 
     public struct Box: Sendable, Codable, Equatable {
@@ -76,14 +83,15 @@ public struct PageResult: Sendable, Codable, Equatable {
 
 extension PageResult {
     /// A page of `lines` (in reading order) read from `page` by `models` (listed by their roles); the page's
-    /// orientation is that of most lines ("none" without lines).
-    init(source page: ImageSource, mode: OCRMode, models: [ModelDescriptor], lines: [TextLine]) {
+    /// orientation is that of most of its text lines (those not flagged `lowConfidence`; "none" without any).
+    init(source page: ImageSource, mode: OCRMode, models: [ModelDescriptor], lines all: [TextLine]) {
+        let lines = all.filter { $0.lowConfidence != true }
         let vertical = lines.filter { $0.orientation == LineOrientation.vertical.rawValue }.count
         self.init(source: SourceInfo(path: page.url.path, page: page.page + 1, pageCount: page.pageCount,
                                      width: page.width, height: page.height, exifOrientation: page.orientation),
                   mode: mode,
                   models: models.map { ModelInfo(role: $0.role, file: $0.url.lastPathComponent, bytes: $0.fileBytes) },
                   orientation: lines.isEmpty ? "none" : (2 * vertical > lines.count ? "vertical" : "horizontal"),
-                  lines: lines)
+                  lines: all)
     }
 }

@@ -48,7 +48,7 @@ public enum ResultFormat: String, Sendable, CaseIterable {
         switch self {
         case .txt:
             if let reference = page.reference { return Data(reference.text.utf8) }
-            return Data((page.text + (page.lines.isEmpty ? "" : "\n")).utf8)
+            return Data((page.text + (page.textLines.isEmpty ? "" : "\n")).utf8)
         case .json: return try ResultJSON.encode(page)
         case .xml, .ndlJSON:
             guard let reference = page.reference else { throw ResultFormatError.unsupported(format: self, mode: page.mode) }

@@ -2,21 +2,6 @@ import Foundation
 import Testing
 @testable import KotenOCRKit
 
-/// A detector without a model: the same regions on every page, counting its calls.
-private final class FixedDetector<Region: Sendable>: PageDetector, @unchecked Sendable {
-    let regions: [Region]
-    private let lock = NSLock()
-    private var count = 0
-    var calls: Int { lock.withLock { count } }
-
-    init(_ regions: [Region]) { self.regions = regions }
-
-    func detect(_ page: ImageSource, store: ModelStore) async throws -> DetectedPage<Region> {
-        lock.withLock { count += 1 }
-        return DetectedPage(detections: regions)
-    }
-}
-
 /// A reader without a model: reads every crop as "<crop width>x<crop height> of <page width>x<page height>".
 private struct SizeReader: LineReader {
     func read(_ crop: PixelBox, of page: RGBImage, store: ModelStore) async throws -> RecognisedText {

@@ -14,12 +14,15 @@ public struct PPOCRPipeline: ModePipeline {
     /// Reads each line, cut and turned upright (`PPOCRLineReader`: orientation classifier and CTC recogniser,
     /// unless the configuration supplies another).
     public let reader: any LineReader<RecognisedText>
+    /// Lines read with a lower confidence are flagged `lowConfidence` (kept in the JSON, not in the text).
+    public let minLineConfidence: Float
 
     /// Reads the keys file (unless `stages` supplies the reader). Throws if it cannot be read,
     /// `StageError.mismatch` for a supplied detector that does not find `Detection`s.
     public init(files: PPOCRModelFiles, detectorMaxSide: Int = 960, useOrientationClassifier: Bool = true,
-                stages: StageOverrides = StageOverrides()) throws {
+                minLineConfidence: Float = 0.5, stages: StageOverrides = StageOverrides()) throws {
         self.files = files
+        self.minLineConfidence = minLineConfidence
         detector = try stages.detector(finding: Detection.self, mode: .ppocr) ?? DBDetector(model: files.detector, maxSide: detectorMaxSide)
         reader = try stages.reader ?? PPOCRLineReader(files: files, useOrientationClassifier: useOrientationClassifier)
     }
@@ -61,10 +64,22 @@ public struct PPOCRPipeline: ModePipeline {
                 try await reader.read(PixelBox(x1: 0, y1: 0, x2: line.width, y2: line.height), of: line, store: store)
             }
         }
-        let lines = zip(detections, zip(texts, crops)).map { d, tc in
-            PageResult.TextLine(detection: d, text: tc.0, orientation: tc.1.orientation)
+        let lines = zip(detections, zip(texts, crops)).compactMap { d, tc in
+            PageResult.TextLine(detection: d, text: tc.0, orientation: tc.1.orientation, minConfidence: minLineConfidence)
         }
-        let ordered = PipelineStage.order.measure { PageReadingOrder.ordered(lines) }
+        let ordered = PipelineStage.order.measure { Self.ordered(junkLast: lines) }
         return PageResult(source: page, mode: mode, models: models, lines: ordered)
+    }
+
+    /// The lines not flagged `lowConfidence` in reading order, then the flagged ones in theirs (so junk never
+    /// shapes the order of the text); `readingOrder` numbers them all.
+    static func ordered(junkLast lines: [PageResult.TextLine]) -> [PageResult.TextLine] {
+        let kept = PageReadingOrder.ordered(lines.filter { $0.lowConfidence != true })
+        let junk = PageReadingOrder.ordered(lines.filter { $0.lowConfidence == true })
+        return (kept + junk).enumerated().map { position, line in
+            var line = line
+            line.readingOrder = position
+            return line
+        }
     }
 }

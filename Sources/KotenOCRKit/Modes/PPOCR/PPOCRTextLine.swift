@@ -1,4 +1,12 @@
 extension PageResult.TextLine {
+    /// A line of a `ppocr` page, or nil when its text is empty (or only white space): a box the recogniser
+    /// finds nothing in is no line. Flagged `lowConfidence` when its confidence is under `minConfidence`.
+    init?(detection d: Detection, text: RecognisedText, orientation: LineOrientation, minConfidence: Float) {
+        guard !text.text.allSatisfy(\.isWhitespace) else { return nil }
+        self.init(detection: d, text: text, orientation: orientation)
+        if (text.confidence ?? 0) < minConfidence { lowConfidence = true }
+    }
+
     /// A line of a `ppocr` page: box and outline from the detection's quad, text and probabilities from the
     /// reading, orientation from the crop's geometry (`LineOrientation`); reading order is set later.
     init(detection d: Detection, text: RecognisedText, orientation: LineOrientation, kind: String? = nil) {
