@@ -61,9 +61,13 @@ public final class KotenOCR: @unchecked Sendable {
     /// and outcome are recorded.
     public func read(_ source: ImageSource, mode: OCRMode? = nil) async throws -> PageResult {
         guard let diagnostics else { return try await readPage(source, mode: mode ?? configuration.mode) }
-        return try await diagnostics.page(path: source.url.path, page: source.page + 1) {
+        let page = try await diagnostics.page(path: source.url.path, page: source.page + 1) {
             try await readPage(source, mode: mode ?? configuration.mode)
         }
+        if let summary = page.detector, summary.tiled {
+            diagnostics.recordTiledPage(path: source.url.path, page: source.page + 1, summary: summary)
+        }
+        return page
     }
 
     private func readPage(_ source: ImageSource, mode: OCRMode) async throws -> PageResult {

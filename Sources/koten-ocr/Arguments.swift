@@ -11,7 +11,7 @@ struct Arguments {
     var memoryBudget: Int?
     var jobs = 4
     var maxPixels = ImageSource.defaultMaxPixels
-    var detectorMaxSide = 960
+    var detectorMaxSide: Int?
     var orientationClassifier = true
     var minLineConfidence: Float = 0.5
     var acceptDamagedImages = false
@@ -86,9 +86,10 @@ struct Arguments {
                 case "-j", "--jobs": a.jobs = try int(arg, try next())
                 case "--max-pixels": a.maxPixels = try int(arg, try next())
                 case "--det-max-side":
-                    a.detectorMaxSide = try int(arg, try next(), min: 32)
-                    // The detector's activations grow with the square of this side (≈ 45 bytes per input value).
-                    guard a.detectorMaxSide <= 4096 else { throw UsageError(description: "--det-max-side must be at most 4096") }
+                    let side = try int(arg, try next(), min: 32)
+                    // A map larger than one run can take is read in tiles, but time still grows with its area.
+                    guard side <= 4096 else { throw UsageError(description: "--det-max-side must be at most 4096") }
+                    a.detectorMaxSide = side
                 case "--no-orientation-classifier": a.orientationClassifier = false
                 case "--min-line-confidence":
                     let v = try next()
@@ -159,7 +160,10 @@ struct Arguments {
           --memory-budget SIZE memory budget for the process, e.g. 200MB (default: cgroup limit or RAM)
       -j, --jobs N             most model runs in flight at once (default 4)
           --max-pixels N       refuse images with more pixels (default 200000000)
-          --det-max-side N     ppocr: longer side of the detector input (default 960, at most 4096)
+          --det-max-side N     ppocr: read each page once with the detector's map N on its longer side
+                               (at most 4096; larger than one run can take: in tiles). Default: fitted
+                               to the page: 960, then finer where the text is too thin (strips, tall
+                               pages, small print), in tiles within the memory budget
           --no-orientation-classifier
                                ppocr: skip the 0°/180° line classifier
           --min-line-confidence X

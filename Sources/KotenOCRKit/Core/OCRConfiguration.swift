@@ -14,8 +14,9 @@ public struct OCRConfiguration: Sendable {
     public var sessionOptions: SessionOptions
     /// Images with more pixels are refused before decoding.
     public var maxPixels: Int
-    /// PP-OCR: longer side of the detector input.
-    public var ppocrDetectorMaxSide: Int
+    /// PP-OCR: the longer side of the detector's map for one pass at a fixed scale; nil (default): the scale
+    /// fits the page (a first pass at 960, a finer one where the text is too thin; `DetectorScale`).
+    public var ppocrDetectorMaxSide: Int?
     /// PP-OCR: run the 0°/180° line classifier.
     public var ppocrOrientationClassifier: Bool
     /// PP-OCR: lines whose recognition confidence (the mean of their characters' probabilities) is under this
@@ -40,7 +41,7 @@ public struct OCRConfiguration: Sendable {
 
     public init(mode: OCRMode = .ppocr, models: ModelDirectory, memoryBudgetBytes: Int? = nil,
                 maxConcurrentInferences: Int = 4, sessionOptions: SessionOptions = SessionOptions(),
-                maxPixels: Int = ImageSource.defaultMaxPixels, ppocrDetectorMaxSide: Int = 960,
+                maxPixels: Int = ImageSource.defaultMaxPixels, ppocrDetectorMaxSide: Int? = nil,
                 ppocrOrientationClassifier: Bool = true, pdfDPI: Double = 300, tuneAllocator: Bool = true,
                 watchMemoryPressure: Bool = true) {
         self.mode = mode

@@ -5,10 +5,14 @@ public struct DetectedPage<Region: Sendable>: Sendable {
     public var detections: [Region]
     /// The full-resolution page (8-bit RGB, upright), when the detector decoded it so.
     public var page: RGBImage?
+    /// The detector's passes over the page (scale, map size, tiles), when its scale depends on the page
+    /// (ppocr's `DBDetector`); written in the page's JSON.
+    public var summary: DetectorSummary?
 
-    public init(detections: [Region], page: RGBImage? = nil) {
+    public init(detections: [Region], page: RGBImage? = nil, summary: DetectorSummary? = nil) {
         self.detections = detections
         self.page = page
+        self.summary = summary
     }
 }
 

@@ -13,13 +13,16 @@ public struct PageResult: Sendable, Codable, Equatable {
     /// Orientation of most lines ("vertical" or "horizontal"; "none" for a page with no lines).
     public var orientation: String
     public var lines: [TextLine]
+    /// ppocr: the detector's passes over the page (scale, map size, tiles: `tiled` says whether the page was
+    /// read in tiles); nil for the other modes, whose detectors take one fixed input size.
+    public var detector: DetectorSummary? = nil
     /// For the `ndl` and `koten` modes, what the reference-format writers need (the ordered page tree
     /// with its strings, the image facts): NDL XML, the reference's TXT and JSON, koten TEI. Not part of
     /// the JSON (nil after decoding); nil for `ppocr`.
     public var reference: ReferencePage? = nil
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, source, mode, models, orientation, lines
+        case schemaVersion, source, mode, models, orientation, lines, detector
     }
 
     /// The page's text: its `textLines` in reading order, one per line.

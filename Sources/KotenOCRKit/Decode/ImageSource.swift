@@ -108,20 +108,33 @@ public struct ImageSource: Sendable {
     /// shrink-on-load factor (1, 2, 4, 8) that keeps both sides at least the target; other formats at full
     /// size. Then resized to exactly `width`×`height` by libvips (`kernel`). No padded buffer exists.
     public func decode(fitting width: Int, _ height: Int, kernel: ResizeKernel = .linear) throws -> RGBImage {
+        try decode(fitting: width, height, rows: 0..<height, kernel: kernel)
+    }
+
+    /// Rows `rows` (upright, clamped to 0..<`height`) of the page resized to `width`×`height` as
+    /// `decode(fitting:_:kernel:)` makes it: a band of the detector's input, the rest of the page never held.
+    /// Each call decodes the file again from its first row (a top-to-bottom decoder cannot seek).
+    public func decode(fitting width: Int, _ height: Int, rows: Range<Int>, kernel: ResizeKernel = .linear) throws -> RGBImage {
+        let rows = rows.clamped(to: 0..<height)
         let shrink = Self.shrinkFactor(from: (self.width, self.height), to: (width, height), loader: loader)
         let handle = try uprightHandle(shrink: shrink)
         let resized = try handle.apply(describe) { img, out in
             kv_resize(img, Double(width) / Double(handle.width), Double(height) / Double(handle.height), kernel.rawValue, out)
         }
-        // libvips rounds sizes; crop or accept exact.
-        let exact = (resized.width == width && resized.height == height) ? resized : try resized.apply(describe) { img, out in
-            kv_crop(img, 0, 0, Int32(min(width, resized.width)), Int32(min(height, resized.height)), out)
+        // libvips rounds sizes: take the rows asked for of at most width × height, pad what is missing with black.
+        // Orientations 3 and 4 are still upside down here: their upright rows are counted from the bottom.
+        let reversed = kv_needs_row_reversal(Int32(orientation)) != 0
+        let top = reversed ? height - rows.upperBound : rows.lowerBound
+        let w = min(width, resized.width), h = max(0, min(rows.count, resized.height - top))
+        guard w > 0, h > 0 else { return RGBImage(width: width, height: rows.count) }
+        let exact = (w == resized.width && h == resized.height) ? resized : try resized.apply(describe) { img, out in
+            kv_crop(img, 0, Int32(top), Int32(w), Int32(h), out)
         }
         var pixels = try exact.readPixels(describe)
         reverseRowsIfNeeded(&pixels, width: exact.width, height: exact.height)
         let image = RGBImage(uncheckedWidth: exact.width, height: exact.height, pixels: pixels)
-        if image.width == width && image.height == height { return image }
-        var padded = RGBImage(width: width, height: height)
+        if image.width == width && image.height == rows.count { return image }
+        var padded = RGBImage(width: width, height: rows.count)
         padded.paste(image, x: 0, y: 0)
         return padded
     }

@@ -47,6 +47,10 @@ extension DiagnosticsPayload {
             for f in pages.failures {
                 row("  failed", f.path + (f.page.map { " p\($0)" } ?? "") + (f.stage.map { " [\($0)]" } ?? "") + ": \(f.reason)")
             }
+            for t in pages.tiled ?? [] {
+                row("  tiled", "\(t.path) p\(t.page): \(t.tiles) tiles, map \(t.width)×\(t.height) at scale "
+                    + String(format: "%.3f", t.scale) + " (\(t.reason))")
+            }
         }
         if !stages.isEmpty {
             out.append("")

@@ -195,8 +195,25 @@ public struct DiagnosticsPayload: Sendable, Codable, Equatable {
         public var failed = 0
         /// The first failures, with reasons (bounded).
         public var failures: [PageFailure] = []
+        /// The first pages whose detector read them in tiles (ppocr: a pass too large for one run within the
+        /// memory budget), bounded like `failures`; absent when there was none.
+        public var tiled: [TiledPage]?
 
         public init() {}
+    }
+
+    /// A page read in tiles: its largest tiled pass.
+    public struct TiledPage: Sendable, Codable, Equatable {
+        public var path: String
+        /// 1-based page within the file.
+        public var page: Int
+        /// Why the pass ran (`DetectorPass.reason`), its scale (detector pixels per page pixel), its map size
+        /// and its tiles.
+        public var reason: String
+        public var scale: Double
+        public var width: Int
+        public var height: Int
+        public var tiles: Int
     }
 
     public struct PageFailure: Sendable, Codable, Equatable {

@@ -159,6 +159,16 @@ public final class RunDiagnostics: @unchecked Sendable {
         }
     }
 
+    /// Records that page `page` (1-based) of `path` was read in tiles: the pass of `summary` with the most tiles.
+    public func recordTiledPage(path: String, page: Int, summary: DetectorSummary) {
+        guard let pass = summary.passes.max(by: { $0.tiles < $1.tiles }), pass.tiles > 1 else { return }
+        let entry = DiagnosticsPayload.TiledPage(path: path, page: page, reason: pass.reason, scale: pass.scale,
+                                                 width: pass.width, height: pass.height, tiles: pass.tiles)
+        lock.withLock {
+            if pages.tiled?.count ?? 0 < options.maxFailures { pages.tiled = (pages.tiled ?? []) + [entry] } else { droppedEvents += 1 }
+        }
+    }
+
     /// Records a memory-pressure event: what signalled it (`source`, e.g. "psi", "cgroup-memory-events",
     /// "dispatch-memory-pressure"), the bytes the engine released in response and how long that took.
     public func recordPressure(freedBytes: Int, seconds: Double, source: String) {

@@ -92,6 +92,45 @@ struct GeometryTests {
         #expect(r.map(\.pixelCount) == [2, 1])
     }
 
+    @Test("regions from runs equal a pixel flood fill's: same regions, rows, counts, order", arguments: [1, 2, 3, 4])
+    func regionsEqualFloodFill(seed: UInt64) {
+        // Random masks of growing density, from scattered specks to one tangle of long "lines".
+        var rng = SplitMix64(seed: seed)
+        let w = 97, h = 61
+        let mask = (0..<(w * h)).map { _ in rng.next() % 100 < 20 * seed }
+        let runs = connectedRegions(mask: mask, width: w, height: h)
+        let flood = Self.floodFill(mask, width: w, height: h)
+        #expect(runs.count == flood.count)
+        for (a, b) in zip(runs, flood) {
+            #expect(a.pixelCount == b.pixelCount)
+            #expect(a.rows.map { [$0.y, $0.minX, $0.maxX] } == b.rows.map { [$0.y, $0.minX, $0.maxX] })
+        }
+    }
+
+    /// The straightforward 8-connected labelling by flood fill, regions in the order of their first pixel.
+    static func floodFill(_ mask: [Bool], width: Int, height: Int) -> [ConnectedRegion] {
+        var seen = [Bool](repeating: false, count: mask.count)
+        var regions: [ConnectedRegion] = []
+        for start in mask.indices where mask[start] && !seen[start] {
+            var stack = [start], rows: [Int: (Int, Int)] = [:], count = 0
+            seen[start] = true
+            while let i = stack.popLast() {
+                let y = i / width, x = i % width
+                count += 1
+                rows[y] = rows[y].map { (min($0.0, x), max($0.1, x)) } ?? (x, x)
+                for dy in -1...1 { for dx in -1...1 {
+                    let nx = x + dx, ny = y + dy
+                    guard nx >= 0, nx < width, ny >= 0, ny < height else { continue }
+                    let n = ny * width + nx
+                    if mask[n] && !seen[n] { seen[n] = true; stack.append(n) }
+                } }
+            }
+            let ordered = rows.keys.sorted().compactMap { y in rows[y].map { (y: y, minX: $0.0, maxX: $0.1) } }
+            regions.append(ConnectedRegion(rows: ordered, pixelCount: count))
+        }
+        return regions
+    }
+
     @Test("perspective crop of an axis-aligned quad equals a plain crop")
     func perspectiveIdentity() {
         var page = RGBImage(width: 30, height: 20)
@@ -109,5 +148,18 @@ struct GeometryTests {
         let r = img.rotatedCounterClockwise()
         #expect(r.width == 2 && r.height == 3)
         #expect(r.pixels[0] == 200)
+    }
+}
+
+/// A small seeded generator (SplitMix64) for repeatable random test inputs.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

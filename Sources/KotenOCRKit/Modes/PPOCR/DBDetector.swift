@@ -2,19 +2,24 @@ import Foundation
 
 /// PP-OCRv5 mobile's DB text detector (reference-pipelines.md §4 step 1).
 ///
-/// Input `x` float32 [1,3,H,W]: the page fitted so its longer side is at most `maxSide` (sides rounded to
-/// multiples of 32), decoded at reduced size by libvips (no full-resolution or padded buffer), BGR,
-/// ImageNet-normalised on [0,1]. Output [1,1,H,W] text probability. Returns quads in page pixels; never
-/// the full-resolution page (it decodes only at the input size).
+/// Input `x` float32 [1,3,H,W]: the page resized (never padded) to a map whose sides are multiples of 32,
+/// decoded at reduced size by libvips (no full-resolution or padded buffer), BGR, ImageNet-normalised on
+/// [0,1]. Output [1,1,H,W] text probability. The scale fits the page (`DetectorScale`: a first pass with the
+/// longer side at 960, a finer pass where the text is too thin in that map) unless `maxSide` fixes it; a map
+/// too large for one run within the memory budget is read in overlapping tiles stitched into one map.
+/// Returns quads in page pixels and the passes made (`DetectedPage.summary`); never the full-resolution page.
 public struct DBDetector: PageDetector {
     public let model: ModelDescriptor
-    /// The longer side of the detector input (default 960).
-    public var maxSide: Int
+    /// The map's longer side for one pass at a fixed scale (`--det-max-side`); nil: fitted to the page
+    /// (`DetectorScale`).
+    public var maxSide: Int?
     public var postprocess = DBPostprocess()
+    /// Most input values one run may take (tests); nil: `DetectorScale`'s bound, within the memory budget.
+    var runElementsBound: Int?
 
     static let normalisation = PixelNormalisation.meanStd(mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225])
 
-    public init(model: ModelDescriptor, maxSide: Int = 960) {
+    public init(model: ModelDescriptor, maxSide: Int? = nil) {
         self.model = model
         self.maxSide = maxSide
     }
@@ -22,36 +27,96 @@ public struct DBDetector: PageDetector {
     /// The detector input size for a page: scaled so the longer side is at most `maxSide` (never enlarged),
     /// each side rounded to a multiple of 32 (at least 32).
     public static func inputSize(width: Int, height: Int, maxSide: Int) -> (width: Int, height: Int) {
-        let ratio = min(1.0, Double(maxSide) / Double(max(width, height, 1)))
-        func round32(_ v: Double) -> Int { max(32, Int((v / 32).rounded()) * 32) }
-        return (round32(Double(width) * ratio), round32(Double(height) * ratio))
+        DetectorScale.mapSize(width: width, height: height, scale: DetectorScale.fitted(width: width, height: height, maxSide: maxSide))
     }
 
     public var models: [ModelDescriptor] { [model] }
 
     /// The text lines of `page`. Throws `ImageError`, `InferenceError`, `ModelStoreError`.
     public func detect(_ page: ImageSource, store: ModelStore) async throws -> DetectedPage<Detection> {
-        DetectedPage(detections: try await lines(page, store: store))
+        let first = DetectorScale.fitted(width: page.width, height: page.height, maxSide: maxSide ?? DetectorScale.firstPassSide)
+        // One run holds at most what the page's default first pass or a typical page holds, and what the budget affords.
+        let usual = Self.inputSize(width: page.width, height: page.height, maxSide: DetectorScale.firstPassSide)
+        let bound = runElementsBound ?? max(model.typicalInputElements, 3 * usual.width * usual.height)
+        let minimum = 3 * DetectorScale.minTileSide * DetectorScale.minTileSide
+        let maxElements = max(minimum, min(bound, await store.affordableInputElements(model)))
+        var pass = try await self.pass(page, scale: first, reason: "page", maxElements: maxElements, store: store)
+        var passes = [pass.report]
+        if maxSide == nil, let finer = DetectorScale.refinement(first: first, map: (pass.report.width, pass.report.height),
+                                                               lineSides: pass.lineSides) {
+            AllocatorPolicy.trim()  // the first pass's activations go back before the second's
+            pass = try await self.pass(page, scale: finer.scale, reason: finer.reason, maxElements: maxElements, store: store)
+            passes.append(pass.report)
+        }
+        return DetectedPage(detections: pass.detections, summary: DetectorSummary(passes: passes))
     }
 
-    private func lines(_ page: ImageSource, store: ModelStore) async throws -> [Detection] {
-        let size = Self.inputSize(width: page.width, height: page.height, maxSide: maxSide)
-        let map: (values: [Float], width: Int, height: Int) = try await store.withModel(model) { handle in
-            // The input tensor lives only inside this closure: activations and input are gone before crops.
-            let input = try PipelineStage.decode.measure { try page.decode(fitting: size.width, size.height, kernel: .linear) }
-            let tensor = packImageTensor(input, order: .bgr, normalisation: Self.normalisation)
+    private struct Pass {
+        var detections: [Detection]
+        var lineSides: [Double]
+        var report: DetectorPass
+    }
+
+    /// One pass over the page at `scale`: one run, or tiles of at most `maxElements` input values stitched
+    /// into one map (8 bits per pixel) before its boxes are taken.
+    private func pass(_ page: ImageSource, scale: Double, reason: String, maxElements: Int, store: ModelStore) async throws -> Pass {
+        let size = DetectorScale.mapSize(width: page.width, height: page.height, scale: scale)
+        let tiles = DetectorScale.tiles(width: size.width, height: size.height, maxElements: maxElements)
+        let analysis: DBPostprocess.Analysis
+        if tiles.count == 1 {
+            let map = try await run(model, store: store) { run in
+                // The input tensor lives only inside this run: activations and input are gone before crops.
+                let input = try PipelineStage.decode.measure { try page.decode(fitting: size.width, size.height, kernel: .linear) }
+                return try await run(input)
+            }
+            analysis = postprocess.analyse(map)
+        } else {
+            let map = try await run(model, store: store) { run in
+                var stitched = TiledProbabilityMap(width: size.width, height: size.height)
+                for band in Dictionary(grouping: tiles, by: \.y).sorted(by: { $0.key < $1.key }) {
+                    let rows = band.key..<(band.key + (band.value.first?.height ?? 0))
+                    // One band of the map's rows at a time: the page at this scale is never held whole.
+                    let strip = try PipelineStage.decode.measure {
+                        try page.decode(fitting: size.width, size.height, rows: rows, kernel: .linear)
+                    }
+                    for tile in band.value {
+                        let tileMap = try await run(strip.cropped(x: tile.x, y: 0, width: tile.width, height: tile.height))
+                        stitched.write(tileMap, of: tile)
+                    }
+                }
+                return stitched
+            }
+            analysis = postprocess.analyse(map)
+        }
+        let report = DetectorPass(reason: reason, scale: scale, width: size.width, height: size.height, tiles: tiles.count)
+        return Pass(detections: detections(analysis.boxes, page: page, map: size), lineSides: analysis.lineSides, report: report)
+    }
+
+    /// Runs `body` with the model loaded; `body` gets a function running the model on one input image
+    /// (its map's size) and returning its probability map. Throws `InferenceError.signatureMismatch`.
+    private func run<R: Sendable>(_ model: ModelDescriptor, store: ModelStore,
+                                  _ body: @escaping @Sendable (_ run: (RGBImage) async throws -> FloatProbabilityMap) async throws -> R) async throws -> R {
+        try await store.withModel(model) { handle in
             guard let name = handle.inputs.first?.name else {
                 throw InferenceError.signatureMismatch(model: model.url.lastPathComponent, reason: "no input")
             }
-            let outputs = try await handle.run([name: tensor])
-            guard let out = handle.outputs.first.flatMap({ outputs[$0.name] }), let values = out.floats,
-                  out.shape.count == 4 else {
-                throw InferenceError.signatureMismatch(model: model.url.lastPathComponent, reason: "expected a [1,1,H,W] map")
+            return try await body { input in
+                let tensor = packImageTensor(input, order: .bgr, normalisation: Self.normalisation)
+                let outputs = try await handle.run([name: tensor])
+                guard let out = handle.outputs.first.flatMap({ outputs[$0.name] }), let values = out.floats,
+                      out.shape.count == 4, values.count == out.shape[2] * out.shape[3] else {
+                    throw InferenceError.signatureMismatch(model: model.url.lastPathComponent, reason: "expected a [1,1,H,W] map")
+                }
+                return FloatProbabilityMap(values: values, width: out.shape[3], height: out.shape[2])
             }
-            return (values, out.shape[3], out.shape[2])
         }
+    }
+
+    /// The boxes of a map of `map`'s size, in page pixels (clamped to the page); boxes 3 pixels or less on a
+    /// side once scaled are dropped.
+    private func detections(_ boxes: [(rect: RotatedRect, score: Float)], page: ImageSource, map: (width: Int, height: Int)) -> [Detection] {
         let sx = Double(page.width) / Double(map.width), sy = Double(page.height) / Double(map.height)
-        return postprocess.boxes(map: map.values, width: map.width, height: map.height).compactMap { rect, score in
+        return boxes.compactMap { rect, score in
             let q = rect.quad.points.map { p in
                 Point(x: min(max((p.x * sx).rounded(), 0), Double(page.width)),
                       y: min(max((p.y * sy).rounded(), 0), Double(page.height)))
@@ -59,6 +124,35 @@ public struct DBDetector: PageDetector {
             let quad = Quad(q[0], q[1], q[2], q[3])
             guard quad.edgeWidth > 3, quad.edgeHeight > 3 else { return nil }
             return Detection(quad: quad, score: score)
+        }
+    }
+}
+
+/// A page's probability map stitched from tiles, 8 bits per pixel (probability × 255, rounded): a quarter of
+/// the float map's memory for a map that may be the page's size.
+struct TiledProbabilityMap: ProbabilityMap {
+    let width: Int
+    let height: Int
+    private var bytes: [UInt8]
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        bytes = [UInt8](repeating: 0, count: width * height)
+    }
+
+    func probability(at index: Int) -> Float { Float(bytes[index]) / 255 }
+
+    /// Copies the core of `tile` from its own map (`tileMap`, the tile's size).
+    mutating func write(_ tileMap: FloatProbabilityMap, of tile: MapTile) {
+        let c = tile.core
+        let y1 = min(c.y1, height, tile.y + tileMap.height), x1 = min(c.x1, width, tile.x + tileMap.width)
+        guard c.y0 >= tile.y, c.x0 >= tile.x, c.y0 < y1, c.x0 < x1 else { return }
+        for y in c.y0..<y1 {
+            let source = (y - tile.y) * tileMap.width - tile.x
+            for x in c.x0..<x1 {
+                bytes[y * width + x] = UInt8(min(255, max(0, (tileMap.values[source + x] * 255).rounded())))
+            }
         }
     }
 }

@@ -19,7 +19,7 @@ public struct PPOCRPipeline: ModePipeline {
 
     /// Reads the keys file (unless `stages` supplies the reader). Throws if it cannot be read,
     /// `StageError.mismatch` for a supplied detector that does not find `Detection`s.
-    public init(files: PPOCRModelFiles, detectorMaxSide: Int = 960, useOrientationClassifier: Bool = true,
+    public init(files: PPOCRModelFiles, detectorMaxSide: Int? = nil, useOrientationClassifier: Bool = true,
                 minLineConfidence: Float = 0.5, stages: StageOverrides = StageOverrides()) throws {
         self.files = files
         self.minLineConfidence = minLineConfidence
@@ -68,7 +68,9 @@ public struct PPOCRPipeline: ModePipeline {
             PageResult.TextLine(detection: d, text: tc.0, orientation: tc.1.orientation, minConfidence: minLineConfidence)
         }
         let ordered = PipelineStage.order.measure { Self.ordered(junkLast: lines) }
-        return PageResult(source: page, mode: mode, models: models, lines: ordered)
+        var result = PageResult(source: page, mode: mode, models: models, lines: ordered)
+        result.detector = detected.summary
+        return result
     }
 
     /// The lines not flagged `lowConfidence` in reading order, then the flagged ones in theirs (so junk never
