@@ -17,4 +17,34 @@ struct CTCDecoderTests {
         let mean = (best[0] + best[3] + best[4] + best[5]) / 4
         #expect(abs((r.confidence ?? 0) - mean) < 1e-6)
     }
+
+    /// Steps of (best class, its probability, the space's probability) over keys blank, a, b, space.
+    static func probabilities(_ steps: [(Int, Float, Float)]) -> [Float] {
+        steps.flatMap { best, p, space -> [Float] in
+            var row: [Float] = [0.001, 0.001, 0.001, 0.001]
+            row[3] = space
+            row[best] = p
+            return row
+        }
+    }
+
+    @Test("a space the model spreads over a gap is kept when some step of it is a space with probability over one half")
+    func spreadSpace() {
+        let decoder = CTCDecoder(keys: ["blank", "a", "b", " "])
+        #expect(decoder.space == 3)
+        // a, then two blank steps with the space at 0.3 and 0.4: 1 − 0.7 × 0.6 = 0.58 > 0.5.
+        let spread = Self.probabilities([(1, 0.9, 0), (0, 0.7, 0.3), (0, 0.6, 0.4), (2, 0.9, 0)])
+        let r = decoder.decode(spread, steps: 4, classes: 4)
+        #expect(r.text == "a b")
+        #expect(abs(r.characters[1].confidence - 0.58) < 1e-6)
+        // One step at 0.29 (what the model gives `ISBN 978` in one crop): no space.
+        #expect(decoder.decode(Self.probabilities([(1, 0.9, 0), (0, 0.71, 0.29), (2, 0.9, 0)]), steps: 3, classes: 4).text == "ab")
+        // A space that wins its step is kept as it is, once; none is added before the first or after the last character.
+        #expect(decoder.decode(Self.probabilities([(0, 0.5, 0.45), (1, 0.9, 0), (3, 0.8, 0.8), (0, 0.5, 0.45), (2, 0.9, 0),
+                                                   (0, 0.4, 0.6)]), steps: 6, classes: 4).text == "a b ")
+        #expect(decoder.decode(Self.probabilities([(0, 0.5, 0.45), (0, 0.5, 0.45), (1, 0.9, 0), (0, 0.5, 0.45), (0, 0.5, 0.45)]),
+                               steps: 5, classes: 4).text == "a")
+        // Keys without a trailing space class: plain best-path decoding.
+        #expect(CTCDecoder(keys: ["blank", "a", "b", "c"]).decode(spread, steps: 4, classes: 4).text == "ab")
+    }
 }
