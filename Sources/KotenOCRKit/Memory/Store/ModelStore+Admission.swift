@@ -1,14 +1,12 @@
 import Foundation
 
-/// Admission under the memory budget: a model is loaded, and a run starts, only when its bytes fit.
+/// Admission under the memory budget: a model is loaded, and a run starts, only when its bytes fit
+/// (`AdmissionRule`: resident now + activations reserved by runs in flight + what it needs + headroom).
 ///
-/// What counts: the process's resident bytes now, plus the activations reserved by runs in flight, plus what
-/// the new load or run is expected to need (measured figures where they exist), plus a headroom for buffers the
-/// store does not see. When that exceeds the
-/// budget, least-recently-used idle models of other modes are evicted; if it still does not fit, the caller
-/// waits for runs in flight to finish (rather than evicting a model of its own mode that the next line will
-/// need again); with nothing in flight, idle models of its own mode are evicted; and if it still does not fit,
-/// it fails with `ModelStoreError.budgetTooSmall` — the process never runs past the budget knowingly.
+/// When they do not fit, least-recently-used idle models of other modes are evicted; if it still does not fit,
+/// the caller waits for runs in flight to finish (rather than evicting a model of its own mode that the next
+/// line will need again); with nothing in flight, idle models of its own mode are evicted; and if it still does
+/// not fit, it fails with `ModelStoreError.budgetTooSmall` — the process never runs past the budget knowingly.
 /// Loads wait until no run is in flight (`quiet`), so a load's measured cost is its own.
 extension ModelStore {
     /// Waits until `bytes` more fit under the budget (evicting idle models as needed) or throws. With `quiet`,
@@ -18,20 +16,23 @@ extension ModelStore {
             let inFlight = reservedActivationBytes > 0
             if !(quiet && inFlight) {
                 makeRoom(for: bytes + reservedActivationBytes + headroomBytes, loading: d, ownMode: !inFlight)
-                let current = ResidentReader.bytes()
-                if current + reservedActivationBytes + bytes + headroomBytes <= budgetBytes { return }
+                let current = meter.residentBytes()
+                if rule.fits(bytes, resident: current, reserved: reservedActivationBytes) { return }
                 if !inFlight {
-                    throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: current + bytes + headroomBytes,
+                    throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: rule.needed(bytes, resident: current, reserved: 0),
                                                          budgetBytes: budgetBytes)
                 }
             }
-            await withCheckedContinuation { roomWaiters.append($0) }
+            await withCheckedContinuation {
+                roomWaiters.append($0)
+                roomWaitObserver?(d.id)
+            }
         }
     }
 
-    /// Room kept free for what the store does not account: decoded pages, line crops, tensors being built,
-    /// copied outputs (5% of the budget, at least 8 MB).
-    var headroomBytes: Int { max(8_000_000, budgetBytes / 20) }
+    /// Room kept free for what the store does not account (`AdmissionRule.headroomBytes`: 5% of the budget,
+    /// at least 8 MB).
+    nonisolated var headroomBytes: Int { rule.headroomBytes }
 
     /// Reserves the expected activations of a run of `d` on `inputElements` inputs; returns the reservation
     /// to pass to `finish`.
@@ -48,5 +49,23 @@ extension ModelStore {
         let waiting = roomWaiters
         roomWaiters = []
         waiting.forEach { $0.resume() }
+    }
+
+    /// Evicts least-recently-used idle models until `bytes` more fit under the budget: models of inactive
+    /// modes (any mode but `d`'s and the active one) first, then of the active mode when `d` is of another,
+    /// and, with `ownMode`, idle models of `d`'s own mode too (reloaded when next needed). Freed pages are
+    /// returned to the system at once.
+    func makeRoom(for bytes: Int, loading d: ModelDescriptor, ownMode: Bool) {
+        while meter.residentBytes() + bytes > budgetBytes {
+            let idle = entries.values.filter { $0.leases == 0 && $0.descriptor.id != d.id }
+            let inactive = idle.filter { $0.descriptor.mode != d.mode && $0.descriptor.mode != activeMode }
+            let otherModes = idle.filter { $0.descriptor.mode != d.mode }
+            let pool = !inactive.isEmpty ? inactive : !otherModes.isEmpty ? otherModes : ownMode ? idle : []
+            guard let victim = pool.min(by: { $0.lastUse < $1.lastUse }) else { return }
+            entries[victim.descriptor.id] = nil
+            modelStates.set(victim.descriptor.id, .evicted)
+            emit(.evicted(model: victim.descriptor.id, residentBytes: victim.residentBytes, forModel: d.id))
+            AllocatorPolicy.trim()
+        }
     }
 }
