@@ -43,11 +43,3 @@ struct ModelStateTests {
         #expect(await store.evictions() == ["ppocr/d for ndl/e", "ndl/e for ppocr/d"])
     }
 }
-
-/// Strings recorded from any thread.
-final class Recorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [String] = []
-    func add(_ item: String) { lock.withLock { list.append(item) } }
-    var items: [String] { lock.withLock { list } }
-}
