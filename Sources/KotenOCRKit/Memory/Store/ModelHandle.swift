@@ -11,8 +11,9 @@ public struct ModelHandle: Sendable {
     /// The session's outputs.
     public var outputs: [TensorInfo] { session.outputs }
 
-    /// Runs the model on `inputs` (by name), within the inference limiter. The first run of each input size
-    /// measures the activation peak and records it with the store (used by the budget).
+    /// Runs the model on `inputs` (by name), within the inference limiter and the store's admission. The model's
+    /// first run measures its activation peak (alone, holding every limiter slot) and records it with the store;
+    /// the budget estimates other input sizes from it per input element.
     /// Throws `InferenceError` with ONNX Runtime's message.
     public func run(_ inputs: [String: Tensor], outputNames: [String]? = nil) async throws -> [String: Tensor] {
         try await run(inputs, outputNames: outputNames) { views in try views.mapValues { try $0.copy() } }
