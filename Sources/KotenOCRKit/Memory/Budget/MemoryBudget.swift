@@ -1,6 +1,6 @@
 import Foundation
 
-/// The default memory budget and parsing of budget strings.
+/// The default memory budget, and sizes parsed from command lines.
 public enum MemoryBudget {
     /// The cgroup's memory limit (v2 `memory.max`, v1 `memory.limit_in_bytes`) if one is set, else the
     /// machine's physical memory.
@@ -15,8 +15,10 @@ public enum MemoryBudget {
         return physical
     }
 
-    /// Parses "200MB", "1.5GB", "512MiB", "300000000" (bytes). Decimal units (kB, MB, GB) are powers of
-    /// 1000, binary ones (KiB, MiB, GiB) powers of 1024. Returns nil for anything else or ≤ 0.
+    /// Parses a size as a person types it: "200MB", "1.5GB", "512MiB", "300000000" (bytes). Decimal units
+    /// (kB, MB, GB) are powers of 1000, binary ones (KiB, MiB, GiB) powers of 1024. Returns nil for anything else
+    /// or ≤ 0. Used by the command lines (`koten-ocr --memory-budget`, `koten-ocr-bench --budget`); the engine
+    /// itself takes bytes (`OCRConfiguration.memoryBudgetBytes`).
     public static func parse(_ text: String) -> Int? {
         let t = text.trimmingCharacters(in: .whitespaces)
         let units: [(String, Double)] = [("KiB", 1024), ("MiB", 1_048_576), ("GiB", 1_073_741_824), ("kB", 1e3), ("KB", 1e3),

@@ -1,15 +1,5 @@
 import Foundation
 
-/// The stage a model serves; it decides the model's memory handling (`SessionOptions.ArenaPolicy`).
-public enum ModelStage: String, Sendable, Hashable, Codable {
-    /// One page-sized run per page (DB, DEIM, RTMDet): activations dominate peak memory.
-    case detection
-    /// Many small runs per page (line orientation).
-    case classification
-    /// Many small runs per page (line text).
-    case recognition
-}
-
 /// One model file a mode needs, and what the store knows about its memory before loading it.
 public struct ModelDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// The mode whose pipeline uses this model.

@@ -20,18 +20,8 @@ public struct SessionOptions: Sendable, Hashable {
     public var detectionThreads: Int = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
     /// Threads used across independent operators (ORT inter-op). ≥ 1.
     public var interOpThreads: Int = 1
-    /// When ORT's CPU memory arena is used. Where it is on, it is shrunk after every run.
-    public enum ArenaPolicy: Sendable, Hashable {
-        /// `.recognitionOnly`, or `.never` when the engine runs under an explicit memory budget below the
-        /// machine's memory (the arena of concurrent recognitions keeps tens of MB that a tight budget needs).
-        case automatic
-        /// Never: every tensor is allocated from and returned to the system (least memory, most kernel time).
-        case never
-        /// For classification and recognition runs; never for detection.
-        case recognitionOnly
-        /// For every model.
-        case always
-    }
+    /// When ORT's CPU memory arena is used (the memory wing's rule, `Memory/Budget/ArenaPolicy.swift`).
+    public typealias ArenaPolicy = KotenOCRKit.ArenaPolicy
 
     public var arena: ArenaPolicy = .automatic
     /// ORT's memory-pattern planner (pre-allocates one block per input shape). Off by default.
@@ -47,22 +37,15 @@ public struct SessionOptions: Sendable, Hashable {
         self.graphOptimisation = graphOptimisation
     }
 
-    /// The policy with `.automatic` resolved for a store given `explicitBudget` (nil: none was set).
+    /// The options with the arena policy resolved for a store given `explicitBudget` (nil: none was set).
     func resolved(explicitBudget: Int?) -> SessionOptions {
-        guard arena == .automatic else { return self }
         var copy = self
-        copy.arena = (explicitBudget.map { $0 < ProcessMemory.physicalBytes } ?? false) ? .never : .recognitionOnly
+        copy.arena = arena.resolved(explicitBudget: explicitBudget)
         return copy
     }
 
     /// Whether a model of `stage` runs with the CPU arena.
-    func usesArena(for stage: ModelStage) -> Bool {
-        switch arena {
-        case .never: return false
-        case .always: return true
-        case .recognitionOnly, .automatic: return stage != .detection
-        }
-    }
+    func usesArena(for stage: ModelStage) -> Bool { arena.usesArena(for: stage) }
 
     /// Creates an `OrtSessionOptions` for a model of `stage`; the caller releases it with `ReleaseSessionOptions`.
     func makeHandle(for stage: ModelStage) throws -> OpaquePointer {

@@ -5,7 +5,9 @@ import Foundation
 /// inactive modes on memory pressure; and reports every load, eviction and release with its bytes.
 ///
 /// Stages reach a session only through `withModel(_:_:)`, whose `ModelHandle.run` passes the shared
-/// `InferenceLimiter` — so the budget and the concurrency bound cannot be gone around.
+/// `InferenceLimiter` — so the budget and the concurrency bound cannot be gone around. Sessions are created
+/// only by the store's `SessionLoading` (ONNX Runtime's in an engine). Each model's lifecycle
+/// (`ModelState`) is observable beside the event stream.
 /// Reference: memory-design.md ("What the engine must do, by construction").
 public actor ModelStore {
     /// The memory budget in bytes for the whole process (resident memory including runtime, weights and
@@ -17,10 +19,18 @@ public actor ModelStore {
     public nonisolated let sessionOptions: SessionOptions
     /// Resident bytes of the process when the store was created, ONNX Runtime's environment included.
     public nonisolated let baselineBytes: Int
+    /// Creates the sessions.
+    nonisolated let loader: any SessionLoading
+    /// Reads the process's resident memory (admission, activation peaks).
+    nonisolated let meter: any ResidentMeter
+    /// The budget arithmetic: headroom, what fits.
+    nonisolated let rule: AdmissionRule
+    /// Each model's lifecycle state.
+    nonisolated let modelStates = ModelStateTable()
 
     struct Entry {
         let descriptor: ModelDescriptor
-        let session: InferenceSession
+        let session: any InferenceRunning
         let residentBytes: Int
         var lastUse: UInt64
         var leases: Int
@@ -35,50 +45,33 @@ public actor ModelStore {
     var reservedActivationBytes = 0
     /// Runs waiting for room under the budget.
     var roomWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Told the model's id whenever a load or run starts waiting for room (`observeRoomWaits`).
+    var roomWaitObserver: (@Sendable (String) -> Void)?
     var activeMode: OCRMode?
     private var clock: UInt64 = 0
-    private var observers: [UUID: AsyncStream<ModelStoreEvent>.Continuation] = [:]
-    private var history: [ModelStoreEvent] = []
+    var observers: [UUID: AsyncStream<ModelStoreEvent>.Continuation] = [:]
+    var history: [ModelStoreEvent] = []
 
-    /// Creates a store. `budgetBytes` nil takes `MemoryBudget.automatic()` (cgroup limit or physical memory).
-    /// Throws `InferenceError` if ONNX Runtime cannot start.
+    /// Creates a store with ONNX Runtime sessions. `budgetBytes` nil takes `MemoryBudget.automatic()` (cgroup
+    /// limit or physical memory). Throws `InferenceError` if ONNX Runtime cannot start.
     public init(budgetBytes: Int? = nil, sessionOptions: SessionOptions = SessionOptions(),
                 limiter: InferenceLimiter = InferenceLimiter()) throws {
-        _ = try InferenceEnvironment.shared()
+        self.init(budgetBytes: budgetBytes, sessionOptions: sessionOptions, limiter: limiter,
+                  loader: try ORTSessionLoader(), meter: ProcessResidentMeter())
+    }
+
+    /// Creates a store whose sessions come from `loader` and whose memory readings come from `meter` (the
+    /// baseline is read now, after the loader started its runtime).
+    init(budgetBytes: Int?, sessionOptions: SessionOptions, limiter: InferenceLimiter,
+         loader: any SessionLoading, meter: any ResidentMeter) {
         let budget = budgetBytes ?? MemoryBudget.automatic()
         self.budgetBytes = budget
         self.sessionOptions = sessionOptions.resolved(explicitBudget: budgetBytes)
         self.limiter = limiter
-        self.baselineBytes = ResidentReader.bytes()
-    }
-
-    // MARK: - Observing
-
-    /// A stream of every event from now on.
-    public func events() -> AsyncStream<ModelStoreEvent> {
-        let id = UUID()
-        let (stream, continuation) = AsyncStream<ModelStoreEvent>.makeStream(bufferingPolicy: .unbounded)
-        observers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeObserver(id) }
-        }
-        return stream
-    }
-
-    /// Every event so far (loads, evictions, releases, measurements), oldest first.
-    public func eventLog() -> [ModelStoreEvent] { history }
-
-    /// A stream of every event from now on, and how many events the log held when it began — taken in one
-    /// step, so `eventLog()[logCount...]` are exactly the events the stream delivers.
-    public func subscribe() -> (logCount: Int, events: AsyncStream<ModelStoreEvent>) {
-        (history.count, events())
-    }
-
-    private func removeObserver(_ id: UUID) { observers[id] = nil }
-
-    func emit(_ event: ModelStoreEvent) {
-        history.append(event)
-        for c in observers.values { c.yield(event) }
+        self.loader = loader
+        self.meter = meter
+        self.rule = AdmissionRule(budgetBytes: budget)
+        self.baselineBytes = meter.residentBytes()
     }
 
     // MARK: - Modes
@@ -86,6 +79,7 @@ public actor ModelStore {
     /// Declares the models a mode's pipeline uses (so the store can plan the whole mode against the budget).
     public func register(_ mode: OCRMode, models: [ModelDescriptor]) {
         registered[mode] = models
+        for d in models { modelStates.note(d.id) }
     }
 
     /// Makes `mode` the active one; models of other modes become inactive (released first).
@@ -119,7 +113,7 @@ public actor ModelStore {
     public func minimumRequirement(of mode: OCRMode) -> Int {
         let models = registered[mode] ?? []
         let largest = models.map { footprint($0) }.max() ?? 0
-        return baselineBytes + largest + headroomBytes
+        return rule.minimum(baseline: baselineBytes, largestFootprint: largest)
     }
 
     func residentEstimate(_ d: ModelDescriptor) -> Int {
@@ -136,23 +130,21 @@ public actor ModelStore {
     /// released (the sum of their measured resident costs).
     @discardableResult
     public func releaseInactive(reason: String = "inactive mode released") -> Int {
-        var freed = 0
-        for (id, e) in entries where e.descriptor.mode != activeMode && e.leases == 0 {
-            entries[id] = nil
-            freed += e.residentBytes
-            emit(.released(model: id, residentBytes: e.residentBytes, reason: reason))
-        }
-        if freed > 0 { AllocatorPolicy.trim() }
-        return freed
+        release(reason: reason) { $0.descriptor.mode != activeMode }
     }
 
     /// Releases every model not in use. Returns the bytes released.
     @discardableResult
     public func releaseAll(reason: String = "released on request") -> Int {
+        release(reason: reason) { _ in true }
+    }
+
+    private func release(reason: String, where chosen: (Entry) -> Bool) -> Int {
         var freed = 0
-        for (id, e) in entries where e.leases == 0 {
+        for (id, e) in entries where chosen(e) && e.leases == 0 {
             entries[id] = nil
             freed += e.residentBytes
+            modelStates.set(id, .evicted)
             emit(.released(model: id, residentBytes: e.residentBytes, reason: reason))
         }
         if freed > 0 { AllocatorPolicy.trim() }
@@ -177,12 +169,12 @@ public actor ModelStore {
         }
     }
 
-    private func tick() -> UInt64 {
+    func tick() -> UInt64 {
         clock += 1
         return clock
     }
 
-    private func checkout(_ d: ModelDescriptor) async throws -> InferenceSession {
+    private func checkout(_ d: ModelDescriptor) async throws -> any InferenceRunning {
         if var e = entries[d.id] {
             e.leases += 1
             e.lastUse = tick()
@@ -190,7 +182,10 @@ public actor ModelStore {
             return e.session
         }
         guard FileManager.default.fileExists(atPath: d.url.path) else { throw ModelStoreError.missingModel(path: d.url.path) }
-        if registered[d.mode]?.contains(d) != true { registered[d.mode, default: []].append(d) }
+        if registered[d.mode]?.contains(d) != true {
+            registered[d.mode, default: []].append(d)
+            modelStates.note(d.id)
+        }
         let minimum = minimumRequirement(of: d.mode)
         if minimum > budgetBytes {
             throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: minimum, budgetBytes: budgetBytes)
@@ -201,66 +196,26 @@ public actor ModelStore {
             entries[d.id]?.leases += 1
             return e.session
         }
-        let before = AllocatorPolicy.bytesInUse() ?? ResidentReader.bytes()
         let start = Date()
-        let session = try InferenceSession(contentsOf: d.url, options: sessionOptions, stage: d.stage,
-                                           environment: try InferenceEnvironment.shared())
-        // No run is in flight during a load (`quiet`), so the allocator's growth is this session's.
-        let resident = max(0, (AllocatorPolicy.bytesInUse() ?? ResidentReader.bytes()) - before)
-        measuredResident[d.id] = resident
-        entries[d.id] = Entry(descriptor: d, session: session, residentBytes: resident, lastUse: tick(), leases: 1)
-        emit(.loaded(model: d.id, residentBytes: resident, fileBytes: d.fileBytes, seconds: Date().timeIntervalSince(start)))
-        return session
+        let previous = modelStates.state(of: d.id)
+        modelStates.set(d.id, .loading)
+        let loaded: (session: any InferenceRunning, residentBytes: Int)
+        do {
+            loaded = try loader.load(d, options: sessionOptions)
+        } catch {
+            modelStates.set(d.id, previous)
+            throw error
+        }
+        measuredResident[d.id] = loaded.residentBytes
+        entries[d.id] = Entry(descriptor: d, session: loaded.session, residentBytes: loaded.residentBytes, lastUse: tick(), leases: 1)
+        modelStates.set(d.id, .loaded)
+        emit(.loaded(model: d.id, residentBytes: loaded.residentBytes, fileBytes: d.fileBytes, seconds: Date().timeIntervalSince(start)))
+        return loaded.session
     }
 
     private func checkin(_ d: ModelDescriptor) {
         guard var e = entries[d.id] else { return }
         e.leases = max(0, e.leases - 1)
         entries[d.id] = e
-    }
-
-    /// Evicts least-recently-used idle models until `bytes` more fit under the budget: models of inactive
-    /// modes (any mode but `d`'s and the active one) and, with `ownMode`, idle models of `d`'s own mode too
-    /// (reloaded when next needed). Freed pages are returned to the system at once.
-    func makeRoom(for bytes: Int, loading d: ModelDescriptor, ownMode: Bool) {
-        while ResidentReader.bytes() + bytes > budgetBytes {
-            let idle = entries.values.filter { $0.leases == 0 && $0.descriptor.id != d.id }
-            let inactive = idle.filter { $0.descriptor.mode != d.mode && $0.descriptor.mode != activeMode }
-            let otherModes = idle.filter { $0.descriptor.mode != d.mode }
-            let pool = !inactive.isEmpty ? inactive : !otherModes.isEmpty ? otherModes : ownMode ? idle : []
-            guard let victim = pool.min(by: { $0.lastUse < $1.lastUse }) else { return }
-            entries[victim.descriptor.id] = nil
-            emit(.evicted(model: victim.descriptor.id, residentBytes: victim.residentBytes, forModel: d.id))
-            AllocatorPolicy.trim()
-        }
-    }
-
-    // MARK: - Activation accounting
-
-    func activationEstimate(_ d: ModelDescriptor, inputElements: Int) -> Int {
-        if let peaks = activationPeaks[d.id], !peaks.isEmpty {
-            if let exact = peaks[inputElements] { return exact }
-            // Scale the per-element cost of the largest measured run.
-            if let (n, bytes) = peaks.max(by: { $0.key < $1.key }), n > 0 {
-                return Int(Double(bytes) / Double(n) * Double(inputElements))
-            }
-        }
-        return Int(d.activationBytesPerElement * Double(inputElements))
-    }
-
-    /// Whether a run should be measured: the model's first run, which then runs alone (every limiter slot) so
-    /// that no other run's memory is counted as its own. Later sizes are estimated from it per input element.
-    func shouldMeasure(_ d: ModelDescriptor) -> Bool {
-        guard activationPeaks[d.id] == nil, !measuring.contains(d.id) else { return false }
-        measuring.insert(d.id)
-        return true
-    }
-
-    func cancelMeasurement(_ d: ModelDescriptor) { measuring.remove(d.id) }
-
-    func recordActivation(_ d: ModelDescriptor, inputElements: Int, bytes: Int) {
-        measuring.remove(d.id)
-        activationPeaks[d.id, default: [:]][inputElements] = bytes
-        emit(.activationMeasured(model: d.id, inputElements: inputElements, bytes: bytes))
     }
 }

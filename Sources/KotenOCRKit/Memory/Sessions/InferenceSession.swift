@@ -3,9 +3,10 @@ import Foundation
 
 /// One ONNX Runtime inference session (`OrtSession`) and what it says about its inputs and outputs.
 ///
-/// Sessions are created and released only by `ModelStore` (the one owner of every session, which applies
-/// the memory budget); stages reach them through `ModelStore.withModel`, whose runs pass the inference
-/// limiter. `run` is thread-safe (ORT allows concurrent `Run` calls on one session).
+/// Sessions are created only by `ORTSessionLoader` for `ModelStore` (the one owner of every session, which
+/// applies the memory budget) and released when the store lets go of them; stages reach them through
+/// `ModelStore.withModel`, whose runs pass the inference limiter. `run` is thread-safe (ORT allows concurrent
+/// `Run` calls on one session).
 final class InferenceSession: @unchecked Sendable {
     private let handle: OpaquePointer
     /// Inputs in the model's declared order; dynamic dimensions are -1.

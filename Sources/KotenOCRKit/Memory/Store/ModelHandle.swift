@@ -3,7 +3,7 @@ import Foundation
 /// A loaded model lent to a stage by `ModelStore.withModel`. Its runs pass the store's inference limiter.
 public struct ModelHandle: Sendable {
     public let descriptor: ModelDescriptor
-    let session: InferenceSession
+    let session: any InferenceRunning
     let store: ModelStore
 
     /// The session's inputs (names, element types, shapes with -1 for dynamic dimensions).
@@ -11,8 +11,9 @@ public struct ModelHandle: Sendable {
     /// The session's outputs.
     public var outputs: [TensorInfo] { session.outputs }
 
-    /// Runs the model on `inputs` (by name), within the inference limiter. The first run of each input size
-    /// measures the activation peak and records it with the store (used by the budget).
+    /// Runs the model on `inputs` (by name), within the inference limiter and the store's admission. The model's
+    /// first run measures its activation peak (alone, holding every limiter slot) and records it with the store;
+    /// the budget estimates other input sizes from it per input element.
     /// Throws `InferenceError` with ONNX Runtime's message.
     public func run(_ inputs: [String: Tensor], outputNames: [String]? = nil) async throws -> [String: Tensor] {
         try await run(inputs, outputNames: outputNames) { views in try views.mapValues { try $0.copy() } }
@@ -25,7 +26,7 @@ public struct ModelHandle: Sendable {
                                  consume: @escaping @Sendable ([String: TensorView]) throws -> R) async throws -> R {
         let elements = inputs.values.reduce(0) { $0 + $1.elementCount }
         let measure = await store.shouldMeasure(descriptor)
-        let session = self.session
+        let session = self.session, meter = store.meter
         let shrink = store.sessionOptions.usesArena(for: descriptor.stage)
         let outcome: (R, Int, Int)
         do {
@@ -35,12 +36,12 @@ public struct ModelHandle: Sendable {
                     // ORT's Run blocks its thread: it runs on the inference queue, not on Swift's cooperative pool,
                     // so `limit` runs can really be in flight and other tasks keep their threads.
                     InferenceQueue.shared.async {
-                        let before = ResidentReader.bytes()
-                        let sampler = measure ? PeakSampler() : nil
-                        sampler?.start()
-                        let result = Result { try session.run(inputs, outputNames: outputNames, shrinkArena: shrink, consume: consume) }
-                        let peak = sampler?.stop() ?? 0
-                        continuation.resume(returning: result.map { ($0, peak, before) })
+                        let before = meter.residentBytes()
+                        let result = Result { () throws -> (R, Int) in
+                            let run = { try session.run(inputs, outputNames: outputNames, shrinkArena: shrink, consume: consume) }
+                            return measure ? try meter.peak(during: run) : (try run(), 0)
+                        }
+                        continuation.resume(returning: result.map { ($0.0, $0.1, before) })
                     }
                 }
                 await store.finish(reserved)
