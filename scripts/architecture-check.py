@@ -132,11 +132,19 @@ def dependencies(files):
     edges = collections.defaultdict(lambda: collections.defaultdict(set))  # a -> b -> {(name, file)}
     for p, text in files.items():
         a = room_of(p)
-        for word in set(re.findall(r"\b[A-Z][A-Za-z0-9_]*\b", code_only(text))):
+        code = code_only(text)
+        for word in set(re.findall(r"\b[A-Z][A-Za-z0-9_]*\b", code)):
             b = decls.get(word)
             if b and b != a:
                 edges[a][b].add((word, os.path.relpath(p, LIB)))
+        if a != REGISTRY:
+            for found in REGISTRY_MEMBERS.finditer(code):
+                edges[a][REGISTRY].add((found.group(1) or found.group(2), os.path.relpath(p, LIB)))
     return edges, public, total
+
+
+# What the registry adds to types declared elsewhere: `OCRMode.descriptor` and `ResultFormat.supports(_:)`.
+REGISTRY_MEMBERS = re.compile(r"(?:[mM]ode|\.(?:ppocr|ndl|koten))\.(descriptor)\b|\.(supports)\(")
 
 
 def cycles(deps):
