@@ -87,3 +87,10 @@ extension PageResult {
                   lines: lines)
     }
 }
+
+extension PageResult.ModelInfo {
+    /// `model` listed in a result under `role`.
+    init(model: ModelDescriptor, role: String) {
+        self.init(role: role, file: model.url.lastPathComponent, bytes: model.fileBytes)
+    }
+}

@@ -115,7 +115,7 @@ public final class MetricKitDiagnostics: NSObject, MXMetricManagerSubscriber, @u
     }
 
     private static func engine(_ appVersion: String) -> DiagnosticsPayload.Engine {
-        var e = DiagnosticsPayload.Engine(version: KotenOCR.version)
+        var e = DiagnosticsPayload.Engine(version: EngineVersion.current)
         e.applicationVersion = appVersion
         return e
     }

@@ -52,7 +52,8 @@ public struct KotenPipeline: ModePipeline {
         }
         tree.setLineStrings(readings.map(\.text))
         let info = models.map { PageResult.ModelInfo(model: $0, role: $0.role) }
-        return PageResult(source: source, models: info, reference: ReferencePage(mode: .koten, page: tree, image: image),
+        return PageResult(source: source, models: info, reference: ReferencePage(mode: .koten, page: tree, image: image,
+                                                                     jsonStyle: KotenPage.jsonStyle),
                           readings: readings)
     }
 }

@@ -120,7 +120,8 @@ public struct NDLPipeline: ModePipeline {
             }
         }
         tree.setLineStrings(readings.map(\.text))
-        return PageResult(source: source, models: ready.modelInfo, reference: ReferencePage(mode: .ndl, page: tree, image: image),
+        return PageResult(source: source, models: ready.modelInfo, reference: ReferencePage(mode: .ndl, page: tree, image: image,
+                                                                                    jsonStyle: NDLPage.jsonStyle),
                           readings: readings)
     }
 }
