@@ -52,8 +52,7 @@ public struct KotenPipeline: ModePipeline {
         }
         tree.setLineStrings(readings.map(\.text))
         let info = models.map { PageResult.ModelInfo(model: $0, role: $0.role) }
-        return PageResult(source: source, models: info, reference: ReferencePage(mode: .koten, page: tree, image: image,
-                                                                     jsonStyle: KotenPage.jsonStyle),
-                          readings: readings)
+        let reference = ReferencePage(mode: .koten, page: tree, image: image, jsonStyle: KotenPage.jsonStyle)
+        return PageResult(source: source, models: info, reference: reference, readings: readings)
     }
 }

@@ -120,8 +120,7 @@ public struct NDLPipeline: ModePipeline {
             }
         }
         tree.setLineStrings(readings.map(\.text))
-        return PageResult(source: source, models: ready.modelInfo, reference: ReferencePage(mode: .ndl, page: tree, image: image,
-                                                                                    jsonStyle: NDLPage.jsonStyle),
-                          readings: readings)
+        let reference = ReferencePage(mode: .ndl, page: tree, image: image, jsonStyle: NDLPage.jsonStyle)
+        return PageResult(source: source, models: ready.modelInfo, reference: reference, readings: readings)
     }
 }
