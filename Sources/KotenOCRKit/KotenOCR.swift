@@ -66,10 +66,10 @@ public final class KotenOCR: @unchecked Sendable {
         }
     }
 
+    /// Reads a page with `mode`'s pipeline. Each of the page's stages returns what it freed to the system when
+    /// it ends (`StageBoundary`), so the next stage, and the next page's detector, start from what is live.
     private func readPage(_ source: ImageSource, mode: OCRMode) async throws -> PageResult {
-        // Whatever the page left in the allocator's free lists goes back before the next page's detector runs.
-        defer { AllocatorPolicy.trim() }
-        return try await activate(mode).read(source, store: store, limit: configuration.maxConcurrentInferences)
+        try await activate(mode).read(source, store: store, limit: configuration.maxConcurrentInferences)
     }
 
     /// The pipeline of `mode`, its models registered with the store, the mode active, diagnostics attached.
