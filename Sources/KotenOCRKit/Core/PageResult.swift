@@ -26,7 +26,7 @@ public struct PageResult: Sendable, Codable, Equatable {
     public var text: String { lines.map(\.text).joined(separator: "\n") }
 
     public struct SourceInfo: Sendable, Codable, Equatable {
-        /// The path as given.
+        /// The input file's absolute path (`ImageSource.url.path`; docs/json-schema.md `source.path`).
         public var path: String
         /// 1-based page within the file.
         public var page: Int
