@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `koten` mode: NDL Koten OCR-Lite (reference-pipelines.md §2).
+/// The `koten` mode: NDL Koten OCR-Lite (docs/reference-pipelines.md §2).
 ///
 /// decode → RTMDet line detection → every line under the page, reading order (`KotenPage.orderedPage`) →
 /// one PARSeq 32×384 read per line (`KotenRecognition.read`) → `PageResult` and the ordered tree

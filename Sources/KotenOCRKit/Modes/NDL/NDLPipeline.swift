@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `ndl` mode: NDLOCR-Lite (reference-pipelines.md §1).
+/// The `ndl` mode: NDLOCR-Lite (docs/reference-pipelines.md §1).
 ///
 /// decode (full resolution; reduced for detection only on huge pages) → DEIM layout detection → layout
 /// tree and reading order (`NDLPage.orderedPage`) → the three-recogniser PARSeq cascade

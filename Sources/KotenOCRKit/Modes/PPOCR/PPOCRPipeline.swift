@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `ppocr` mode: PP-OCRv5 mobile (reference-pipelines.md §4).
+/// The `ppocr` mode: PP-OCRv5 mobile (docs/reference-pipelines.md §4).
 ///
 /// decode (reduced, for the detector) → detect (DB) → crop (perspective, at source resolution; vertical
 /// lines turned counter-clockwise) → classify orientation (optional) → recognise (CTC) → reading order

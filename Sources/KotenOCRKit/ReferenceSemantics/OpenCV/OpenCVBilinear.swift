@@ -1,5 +1,5 @@
 /// OpenCV 4.11's `cv2.resize(src, (width, height), interpolation=INTER_LINEAR)` for 8-bit RGB,
-/// reproduced bit for bit (NDLOCR-Lite's PARSeq line inputs, reference-pipelines.md §1.5; also the
+/// reproduced bit for bit (NDLOCR-Lite's PARSeq line inputs, docs/reference-pipelines.md §1.5; also the
 /// PP-OCR recogniser and classifier). No antialiasing; the aspect ratio is not kept.
 ///
 /// Arithmetic, as OpenCV performs it on x86-64 (SSE2) and ARM (NEON) builds:

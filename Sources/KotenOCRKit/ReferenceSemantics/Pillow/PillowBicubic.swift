@@ -7,7 +7,7 @@
 /// buffers; the `RGBImage` adapters (`resize(_:)`, `resize(_:width:height:)`, `resizePadded`) are in Resample/.
 ///
 /// Virtual canvas: the source sits at the top-left of a `canvasWidth`×`canvasHeight` black canvas
-/// (DEIM and RTMDet pad the page to an S×S square, reference-pipelines.md §1.2, §2.1). The canvas is
+/// (DEIM and RTMDet pad the page to an S×S square, docs/reference-pipelines.md §1.2, §2.1). The canvas is
 /// never allocated: black pixels contribute nothing to the integer sums, so only real pixels are read
 /// while the weights stay those of the whole canvas. Memory: the output, one accumulator row and a
 /// sliding window of horizontally resampled rows (`window` rows of the output width).
