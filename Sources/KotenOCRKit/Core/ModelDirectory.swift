@@ -3,7 +3,8 @@ import Foundation
 /// Where a mode's model files are: a root folder holding one subfolder per mode (`ppocr/`, `ndl/`,
 /// `koten/`), or a folder holding one mode's files directly. For the `ndl` and `koten` modes a file is
 /// looked up in the mode's folder, then in its `model/` and `config/` subfolders, so NDL's own `src` folder
-/// (ONNX files in `src/model`, YAML files in `src/config`) works as it is.
+/// (ONNX files in `src/model`, YAML files in `src/config`) works as it is. Lookups take the mode's descriptor
+/// (`mode.descriptor` from the registry, or a wing's own), which says the files and whether subfolders count.
 public struct ModelDirectory: Sendable {
     public let root: URL
 

@@ -1,4 +1,4 @@
 extension PageNode {
     /// Every LINE of the NDL page tree in document order (ElementTree `findall(".//LINE")`).
-    public var lines: [PageNode] { paths(of: "LINE").map { self[path: $0] } }
+    package var lines: [PageNode] { paths(of: "LINE").map { self[path: $0] } }
 }
