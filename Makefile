@@ -14,7 +14,7 @@ KOTEN_VARIANTS ?=
 RAPIDOCR_ARGS ?=
 SHELL := /bin/bash
 
-.PHONY: setup build run test parity bench standins peers quality clean
+.PHONY: setup build run test architecture parity bench standins peers quality clean
 
 setup:
 	@scripts/setup.sh
@@ -25,8 +25,13 @@ build: setup
 run: build
 	.build/release/koten-ocr --models $(MODELS) $(SAMPLE)
 
-test: setup
+test: setup architecture
 	$(SWIFT) test
+
+# The floor plan (docs/architecture.md, "Checking the plan"): which room depends on which, the registry, the
+# mode switches and the docs/ citations; fails on a forbidden dependency, a cycle or an unresolved citation.
+architecture:
+	@python3 scripts/architecture-check.py
 
 # NDL parity goldens (every folder under Tests/Fixtures/parity/{ndl,koten}) and the preprocessing goldens:
 # one line per case with its result; the full log is in .build/parity.log.

@@ -9,8 +9,8 @@ import Foundation
 /// ```
 /// Models load lazily on first use through `store`, the one owner of every inference session.
 public final class KotenOCR: @unchecked Sendable {
-    /// The engine's version.
-    public static let version = "0.1.0"
+    /// The engine's version (`EngineVersion`).
+    public static let version = EngineVersion.current
 
     public let configuration: OCRConfiguration
     /// The model store (budget, lazy loading, eviction, pressure release, events).
@@ -66,10 +66,10 @@ public final class KotenOCR: @unchecked Sendable {
         }
     }
 
+    /// Reads a page with `mode`'s pipeline. Each of the page's stages returns what it freed to the system when
+    /// it ends (`StageBoundary`), so the next stage, and the next page's detector, start from what is live.
     private func readPage(_ source: ImageSource, mode: OCRMode) async throws -> PageResult {
-        // Whatever the page left in the allocator's free lists goes back before the next page's detector runs.
-        defer { AllocatorPolicy.trim() }
-        return try await activate(mode).read(source, store: store, limit: configuration.maxConcurrentInferences)
+        try await activate(mode).read(source, store: store, limit: configuration.maxConcurrentInferences)
     }
 
     /// The pipeline of `mode`, its models registered with the store, the mode active, diagnostics attached.
@@ -95,14 +95,16 @@ public final class KotenOCR: @unchecked Sendable {
         if !keepLoaded { await store.releaseAll(reason: "checked before the first page; loaded again on first use") }
     }
 
-    /// The pipeline of `mode`, built on first use by its wing (`OCRMode.descriptor`) from the files the model
-    /// folder holds (checked once: `ModelDirectory.files(for:)`; configuration files read and checked; models
-    /// load later). Throws `ModelError.missingFiles` naming what is missing, `ModelError.invalidFile`.
+    /// The pipeline of `mode`, built on first use by its wing (the registry's `OCRMode.descriptor`) from the
+    /// files the model folder holds (checked once: `ModelDirectory.files(for:)`; configuration files read and
+    /// checked; models load later). Throws `ModelError.missingFiles` naming what is missing,
+    /// `ModelError.invalidFile`.
     public func pipeline(for mode: OCRMode) throws -> any ModePipeline {
         lock.lock()
         defer { lock.unlock() }
         if let p = pipelines[mode] { return p }
-        let p = try mode.descriptor.pipeline(files: configuration.models.files(for: mode), configuration: configuration)
+        let descriptor = mode.descriptor
+        let p = try descriptor.pipeline(files: configuration.models.files(for: descriptor), configuration: configuration)
         pipelines[mode] = p
         return p
     }

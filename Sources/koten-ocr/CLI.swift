@@ -33,7 +33,7 @@ enum CLI {
                 return 2
             }
             models = ModelDirectory(root: URL(fileURLWithPath: path))
-        } else if let found = ModelDirectory.locate(mode) {
+        } else if let found = ModelDirectory.locate(mode.descriptor) {
             models = found
         } else {
             stderrLine("koten-ocr: no models for mode \(mode) found in "
@@ -41,7 +41,7 @@ enum CLI {
             return 2
         }
         do {
-            _ = try models.files(for: mode)  // before anything starts: the engine finds the same files
+            _ = try models.files(for: mode.descriptor)  // before anything starts: the engine finds the same files
         } catch {
             stderrLine("koten-ocr: \(error)")
             return 2

@@ -10,8 +10,8 @@ enum DefaultMode {
     static func choose(models path: String?, quiet: Bool,
                        environment: [String: String] = ProcessInfo.processInfo.environment) -> OCRMode {
         func installed(_ mode: OCRMode) -> Bool {
-            if let path { return ModelDirectory(root: URL(fileURLWithPath: path)).isInstalled(mode) }
-            return ModelDirectory.locate(mode, environment: environment) != nil
+            if let path { return ModelDirectory(root: URL(fileURLWithPath: path)).isInstalled(mode.descriptor) }
+            return ModelDirectory.locate(mode.descriptor, environment: environment) != nil
         }
         if installed(.koten) { return .koten }
         let mode = [OCRMode.ppocr, .ndl].first(where: installed) ?? .ppocr

@@ -30,6 +30,9 @@ public struct BatchOptions: Sendable {
 
     /// The formats with one file per page.
     public var pageFormats: [ResultFormat] { formats.filter(\.isPerPage) }
+
+    /// The format of the run's document (`tei`), if one is asked for: the first per-run format.
+    var runFormat: ResultFormat? { formats.first { !$0.isPerPage } }
 }
 
 /// Why a batch cannot start (nothing has been read or written): a usage problem, exit status 2.

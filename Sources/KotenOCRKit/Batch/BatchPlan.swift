@@ -12,8 +12,9 @@ public struct BatchPlan: Sendable {
     public let removedTemporaries: [URL]
     /// The manifest this run appends to (nil without an output directory).
     public let manifest: URL?
-    /// The run's TEI document (`--format tei`), relative to the output directory: `<first-stem>_tei.xml`,
-    /// after the first page this run reads. Not recorded in the manifest.
+    /// The run's document (`--format tei`, the per-run format asked for), relative to the output directory:
+    /// `<first-stem>_tei.xml` (`PageTask.outputFile`), after the first page this run reads. Not recorded in the
+    /// manifest.
     public var runDocument: String? = nil
 
     /// Plans a batch over `paths` (files and directories) and `listed` (the lines of input lists, whose relative
@@ -103,10 +104,11 @@ public struct BatchPlan: Sendable {
                          runDocument: runDocument(toRead, options))
     }
 
-    /// `<first-stem>_tei.xml` when `--format tei` is asked for and there is a page to read.
+    /// The file of the run's document (`<first-stem>_tei.xml`) when a per-run format (`tei`) is asked for and
+    /// there is a page to read.
     static func runDocument(_ tasks: [PageTask], _ options: BatchOptions) -> String? {
-        guard options.formats.contains(.tei), let first = tasks.first else { return nil }
-        return first.outputStem + "_tei.xml"
+        guard let format = options.runFormat, let first = tasks.first else { return nil }
+        return first.outputFile(format)
     }
 
     /// A `done` record listing every one of `files`, each present with the recorded SHA-256.

@@ -16,8 +16,8 @@ public enum BatchEvent: Sendable {
     case pageStarted(PageTask, BatchProgress)
     /// A page was read (and, with an output directory, its results written and recorded).
     case pageRead(PageTask, [RenderedResult], BatchProgress)
-    /// After the last page: a result of the whole run (the koten TEI of `--format tei`), written when there
-    /// is an output directory.
+    /// After the last page: a result of the whole run (the koten TEI of `--format tei`: `RunDocument`), written
+    /// when there is an output directory.
     case runRead(RenderedResult, BatchProgress)
 }
 
@@ -55,13 +55,14 @@ public struct BatchRunner: Sendable {
             do { manifest = try BatchManifest.Writer(url: url) } catch { manifestError = "\(url.path): \(BatchPlan.reason(error))" }
         }
         var folders = Set<String>()
-        var tei = plan.runDocument.map { _ in TEIRun() }
+        let runFormat = plan.runDocument == nil ? nil : options.runFormat
+        var document: (any RunDocument)?
         for task in plan.tasks {
             onEvent(.pageStarted(task, progress))
             do {
                 if let manifestError { throw ManifestUnavailable(description: "cannot write the batch manifest \(manifestError)") }
                 let (page, results) = try await read(task, manifest: manifest, folders: &folders)
-                try tei?.add(page, stem: task.outputStem)
+                if let runFormat { try Self.add(page, in: runFormat, to: &document) }
                 progress.read += 1
                 onEvent(.pageRead(task, results, progress))
             } catch {
@@ -71,18 +72,31 @@ public struct BatchRunner: Sendable {
                                 progress))
             }
         }
-        if let document = plan.runDocument, let tei, !tei.pages.isEmpty {
+        if let name = plan.runDocument, let runFormat, let document, !document.isEmpty {
             do {
-                let data = Data(KotenTEI.document(pages: tei.pages).utf8)
-                let file = options.outputDirectory?.appendingPathComponent(document)
+                let data = document.render()
+                let file = options.outputDirectory?.appendingPathComponent(name)
                 if let file { try PipelineStage.write.measure { try AtomicFile.write(data, to: file) } }
-                onEvent(.runRead(RenderedResult(format: .tei, data: data, file: file), progress))
+                onEvent(.runRead(RenderedResult(format: runFormat, data: data, file: file), progress))
             } catch {
                 progress.failures += 1
-                onEvent(.failed(BatchFailure(path: document, reason: BatchPlan.reason(error), shardKey: document), progress))
+                onEvent(.failed(BatchFailure(path: name, reason: BatchPlan.reason(error), shardKey: name), progress))
             }
         }
         return progress
+    }
+
+    /// Adds `page` to the run's document in `format`, made on the first page by the page's mode (the registry's
+    /// descriptor: `ModeDescriptor.runDocument(for:)`). Throws `ResultFormatError.unsupported` when the mode
+    /// writes no such document, or what `RunDocument.add` throws.
+    private static func add(_ page: PageResult, in format: ResultFormat, to document: inout (any RunDocument)?) throws {
+        if document == nil {
+            guard let made = page.mode.descriptor.runDocument(for: format) else {
+                throw ResultFormatError.unsupported(format: format, mode: page.mode)
+            }
+            document = made
+        }
+        try document?.add(page)
     }
 
     private struct ManifestUnavailable: Error, CustomStringConvertible { let description: String }

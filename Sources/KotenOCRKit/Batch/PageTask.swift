@@ -1,6 +1,8 @@
 import Foundation
 
-/// One page of one input, and where its results go.
+/// One page of one input, and where its results go. With `ResultFormat.fileName(stem:)` the one authority for
+/// output names: the stem here (`outputStem`), the ending per format there (docs/architecture.md, "Output
+/// names").
 public struct PageTask: Sendable, Equatable {
     public let input: BatchInput
     /// 0-based page within the input.
@@ -19,15 +21,23 @@ public struct PageTask: Sendable, Equatable {
     /// input has more than one page.
     public var outputStem: String {
         let relative = input.relativePath
-        let base = PageOutput.stem(ofImageName: (relative as NSString).lastPathComponent)
+        let base = Self.stem(ofImageName: (relative as NSString).lastPathComponent)
         let folder = (relative as NSString).deletingLastPathComponent
         let number = String(page + 1)
         let stem = pageCount > 1 ? base + "_p" + String(repeating: "0", count: max(0, 4 - number.count)) + number : base
         return folder.isEmpty ? stem : folder + "/" + stem
     }
 
-    /// The result file of `format`, relative to the output directory.
-    public func outputFile(_ format: ResultFormat) -> String { "\(outputStem).\(format.fileExtension)" }
+    /// The result file of `format`, relative to the output directory (`ResultFormat.fileName(stem:)`): the page's
+    /// file of a per-page format; for a per-run format (`tei`) the run's file when this is the run's first page.
+    public func outputFile(_ format: ResultFormat) -> String { format.fileName(stem: outputStem) }
+
+    /// The output stem of an image file name: the name without its last extension (`a.b.jpg` → `a.b`). NDL does
+    /// the same; the koten reference cuts at the first dot (`a`), which this package deliberately does not do.
+    static func stem(ofImageName name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
 
     /// `relativePath#page` (1-based): the page's identity in the manifest and for the shard partition.
     public var key: String { "\(input.relativePath)#\(page + 1)" }

@@ -8,7 +8,7 @@ import Foundation
 /// The pixel limit is checked on the header before any pixel buffer exists, for every format (BMP's header
 /// is read by `kv_bmp_size`, as ImageMagick would decode the image to learn its size).
 /// Sizes are upright: the EXIF orientation is applied (a deliberate deviation from NDL's reference, which
-/// ignores it; reference-pipelines.md §3.8). Decoding is always top-to-bottom in strips, truncation is an
+/// ignores it; docs/reference-pipelines.md §3.8). Decoding is always top-to-bottom in strips, truncation is an
 /// error (`ImageError.truncated`), and `decode(fitting:)` decodes JPEGs at reduced size (shrink-on-load)
 /// so a 12 MP photo never exists at full size when only a detector input is wanted.
 public struct ImageSource: Sendable {

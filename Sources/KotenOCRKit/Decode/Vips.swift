@@ -2,7 +2,7 @@ import CVipsShim
 import Foundation
 
 /// libvips, started once per process with its operation cache off and bounded worker threads
-/// (setup-notes.md: the defaults inflate memory in a long-running process).
+/// (docs/native-dependencies.md, "Memory settings": the defaults inflate memory in a long-running process).
 package enum Vips {
     private static let started: Bool = {
         kv_init(CommandLine.arguments.first ?? "koten-ocr", 1) == 0

@@ -95,7 +95,7 @@ public final class RunDiagnostics: @unchecked Sendable {
         startResident = ResidentReader.bytes()
         lastHighWaterMark = ProcessMemory.highWaterMarkBytes()
         sampledPeak = (startResident, start, nil)
-        engine = DiagnosticsPayload.Engine(version: KotenOCR.version,
+        engine = DiagnosticsPayload.Engine(version: EngineVersion.current,
                                            onnxRuntimeVersion: try? InferenceEnvironment.shared().runtimeVersion)
         if owns { ProcessRunState.stage("start", resident: startResident) }
         startSampling(stopSampling)

@@ -2,7 +2,7 @@
 ///
 /// Every `ModelHandle.run` passes through the store's limiter, so a page with 300 lines never has more than
 /// `limit` recognitions (or detections) running, each with its own activation buffers — the third failure in
-/// memory-design.md. Waiters are served first-in, first-out. `inFlight` and `highWaterMark` let tests and
+/// docs/memory-design.md ("What the engine must do, by construction"). Waiters are served first-in, first-out. `inFlight` and `highWaterMark` let tests and
 /// benchmarks check the bound. An exclusive run (used once per model to measure its activation memory alone)
 /// takes every slot.
 public actor InferenceLimiter {

@@ -16,7 +16,7 @@ enum TestPaths {
     /// The PP-OCRv5 model folder; records a failure (with the fix) if setup has not been run.
     static func ppocrModels() throws -> ModelDirectory {
         let dir = ModelDirectory(root: models)
-        try #require(dir.missingFiles(for: .ppocr).isEmpty, "PP-OCRv5 models missing under \(models.path): run scripts/setup.sh")
+        try #require(dir.missingFiles(for: PPOCRDescriptor()).isEmpty, "PP-OCRv5 models missing under \(models.path): run scripts/setup.sh")
         return dir
     }
 

@@ -5,7 +5,7 @@ import CAllocator
 /// Measured here: without it, the PP-OCR detector's ~150 MB of activations stayed resident after the run
 /// (glibc's dynamic mmap threshold moved large buffers into the heap), so every later stage started from
 /// the detector's peak. With a fixed 128 KiB mmap threshold and trimming at stage boundaries, activation
-/// memory is returned before the next stage starts (memory-design.md, "What dominates peak memory").
+/// memory is returned before the next stage starts (docs/memory-design.md, "What dominates peak memory").
 public enum AllocatorPolicy {
     /// Applies the policy once per process: 128 KiB mmap threshold, 1 MiB trim threshold, 2 arenas.
     /// Returns false where the C library has no such controls.

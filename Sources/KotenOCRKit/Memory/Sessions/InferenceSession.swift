@@ -147,7 +147,10 @@ final class InferenceSession: @unchecked Sendable {
         }
     }
 
-    /// Wraps each input's Swift storage as an OrtValue (no copy) for the duration of `body`.
+    /// Wraps each input's Swift storage as an OrtValue for the duration of `body`. This copies every input
+    /// tensor on every run: `case .float32(var data)` binds a second reference to the tensor's array, so
+    /// `withUnsafeMutableBytes` makes a unique copy first (about 20 MB for RTMDet's 3×1280×1280 float32 input).
+    /// Reading it through `withUnsafeBytes` would avoid the copy; that fix belongs to the speed work.
     private func withValues<R>(_ rest: ArraySlice<(String, Tensor)>, into values: inout [OpaquePointer?],
                                _ body: ([OpaquePointer?]) throws -> R) throws -> R {
         guard let (name, tensor) = rest.first else { return try body(values) }

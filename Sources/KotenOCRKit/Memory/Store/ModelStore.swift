@@ -8,7 +8,7 @@ import Foundation
 /// `InferenceLimiter` — so the budget and the concurrency bound cannot be gone around. Sessions are created
 /// only by the store's `SessionLoading` (ONNX Runtime's in an engine). Each model's lifecycle
 /// (`ModelState`) is observable beside the event stream.
-/// Reference: memory-design.md ("What the engine must do, by construction").
+/// Reference: docs/memory-design.md ("What the engine must do, by construction").
 public actor ModelStore {
     /// The memory budget in bytes for the whole process (resident memory including runtime, weights and
     /// activations).
