@@ -23,10 +23,10 @@ public final class KotenOCR: @unchecked Sendable {
     private let lock = NSLock()
     private var pipelines: [OCRMode: any ModePipeline] = [:]
 
-    /// Throws `InferenceError` if ONNX Runtime cannot start.
+    /// Throws `InferenceError` if ONNX Runtime cannot start. Changes no process-wide state unless the
+    /// configuration asks for it (`OCRConfiguration.tuneAllocator`).
     public init(configuration: OCRConfiguration, diagnostics: RunDiagnostics? = nil) throws {
         if configuration.tuneAllocator { AllocatorPolicy.apply() }
-        Vips.setStrictDecoding(!configuration.acceptDamagedImages)
         self.configuration = configuration
         self.diagnostics = diagnostics
         store = try ModelStore(budgetBytes: configuration.memoryBudgetBytes, sessionOptions: configuration.sessionOptions,
@@ -39,15 +39,22 @@ public final class KotenOCR: @unchecked Sendable {
 
     deinit { pressure.stop() }
 
-    /// Opens page `page` (0-based) of `url` (header only) with the configured pixel limit and PDF resolution.
-    /// Throws `ImageError` (recorded as a failed page in `diagnostics`).
+    /// Opens page `page` (0-based) of `url` (header only) with the configured pixel limit, PDF resolution and
+    /// damaged-data rule. Throws `ImageError` (recorded as a failed page in `diagnostics`).
     public func open(_ url: URL, page: Int = 0) throws -> ImageSource {
-        do {
-            return try ImageSource(url: url, page: page, pdfDPI: configuration.pdfDPI, maxPixels: configuration.maxPixels)
-        } catch {
-            diagnostics?.recordFailure(path: url.path, page: page + 1, stage: PipelineStage.decode.rawValue,
-                                       reason: String(describing: error))
-            throw error
+        try recordingFailure(name: url.path, page: page) {
+            try ImageSource(url: url, page: page, pdfDPI: configuration.pdfDPI, maxPixels: configuration.maxPixels,
+                            acceptsDamagedData: configuration.acceptDamagedImages)
+        }
+    }
+
+    /// Opens page `page` (0-based) of an encoded image in memory (the bytes of a JPEG, PNG, TIFF, PDF, ...
+    /// file; copied once), named `name` in results and errors, with the configured pixel limit, PDF resolution
+    /// and damaged-data rule. Throws `ImageError` (recorded as a failed page in `diagnostics`).
+    public func open(_ data: Data, name: String = ImageSource.memoryName, page: Int = 0) throws -> ImageSource {
+        try recordingFailure(name: name, page: page) {
+            try ImageSource(data: data, name: name, page: page, pdfDPI: configuration.pdfDPI, maxPixels: configuration.maxPixels,
+                            acceptsDamagedData: configuration.acceptDamagedImages)
         }
     }
 
@@ -57,11 +64,27 @@ public final class KotenOCR: @unchecked Sendable {
         try await read(open(url, page: page), mode: mode)
     }
 
-    /// Reads an opened page with `mode` (default: the configured one). With `diagnostics`, the page's stages
-    /// and outcome are recorded.
+    /// Reads page `page` of an encoded image in memory (see `open(_:name:page:)`). Throws as `read(_:page:mode:)`.
+    public func read(_ data: Data, name: String = ImageSource.memoryName, page: Int = 0, mode: OCRMode? = nil)
+        async throws -> PageResult {
+        try await read(open(data, name: name, page: page), mode: mode)
+    }
+
+    private func recordingFailure(name: String, page: Int, _ open: () throws -> ImageSource) throws -> ImageSource {
+        do {
+            return try open()
+        } catch {
+            diagnostics?.recordFailure(path: name, page: page + 1, stage: PipelineStage.decode.rawValue,
+                                       reason: String(describing: error))
+            throw error
+        }
+    }
+
+    /// Reads an opened page — from a file, encoded bytes or pixels in memory — with `mode` (default: the configured
+    /// one). With `diagnostics`, the page's stages and outcome are recorded.
     public func read(_ source: ImageSource, mode: OCRMode? = nil) async throws -> PageResult {
         guard let diagnostics else { return try await readPage(source, mode: mode ?? configuration.mode) }
-        return try await diagnostics.page(path: source.url.path, page: source.page + 1) {
+        return try await diagnostics.page(path: source.name, page: source.page + 1) {
             try await readPage(source, mode: mode ?? configuration.mode)
         }
     }

@@ -56,7 +56,8 @@ enum CLI {
                                       maxConcurrentInferences: arguments.jobs, maxPixels: arguments.maxPixels,
                                       ppocrDetectorMaxSide: arguments.detectorMaxSide,
                                       ppocrOrientationClassifier: arguments.orientationClassifier,
-                                      pdfDPI: Double(arguments.pdfDPI))
+                                      pdfDPI: Double(arguments.pdfDPI),
+                                      tuneAllocator: true)  // the process is ours: opt in to the allocator policy
         config.acceptDamagedImages = arguments.acceptDamagedImages
         let diagnostics = DiagnosticsCommand.begin(arguments)
         let engine: KotenOCR
@@ -87,9 +88,10 @@ enum CLI {
                 return 2
             }
         }
-        let options = BatchOptions(outputDirectory: outputDir, formats: formats, recursive: arguments.recursive,
+        var options = BatchOptions(outputDirectory: outputDir, formats: formats, recursive: arguments.recursive,
                                    pages: arguments.pages, shard: arguments.shard, resume: arguments.resume,
                                    overwrite: arguments.overwrite)
+        options.acceptDamagedImages = arguments.acceptDamagedImages
         let plan: BatchPlan
         do {
             plan = try BatchPlan.prepare(arguments.inputs, listed: listed, options: options)
