@@ -59,7 +59,7 @@ public final class KotenOCR: @unchecked Sendable {
     }
 
     /// Reads one page. Throws `ImageError` (the file), `ModelError` (the models), `InferenceError`,
-    /// `ModelStoreError` (the budget).
+    /// `ModelStoreError` (the budget), `CancellationError` (the task was cancelled).
     public func read(_ url: URL, page: Int = 0, mode: OCRMode? = nil) async throws -> PageResult {
         try await read(open(url, page: page), mode: mode)
     }
@@ -81,8 +81,12 @@ public final class KotenOCR: @unchecked Sendable {
     }
 
     /// Reads an opened page — from a file, encoded bytes or pixels in memory — with `mode` (default: the configured
-    /// one). With `diagnostics`, the page's stages and outcome are recorded.
+    /// one). With `diagnostics`, the page's stages and outcome are recorded. Cancelling the task stops the page
+    /// within about one model run: every model run first checks for cancellation, so the runs in flight finish
+    /// and no other starts; throws `CancellationError`. While a `LineProgress` observer is bound
+    /// (`LineProgress.observing`), it hears how many lines the page has and each line read.
     public func read(_ source: ImageSource, mode: OCRMode? = nil) async throws -> PageResult {
+        try Task.checkCancellation()
         guard let diagnostics else { return try await readPage(source, mode: mode ?? configuration.mode) }
         return try await diagnostics.page(path: source.name, page: source.page + 1) {
             try await readPage(source, mode: mode ?? configuration.mode)
@@ -92,7 +96,10 @@ public final class KotenOCR: @unchecked Sendable {
     private func readPage(_ source: ImageSource, mode: OCRMode) async throws -> PageResult {
         // Whatever the page left in the allocator's free lists goes back before the next page's detector runs.
         defer { AllocatorPolicy.trim() }
-        return try await activate(mode).read(source, store: store, limit: configuration.maxConcurrentInferences)
+        let pipeline = try await activate(mode)
+        return try await LineProgress.page {
+            try await pipeline.read(source, store: store, limit: configuration.maxConcurrentInferences)
+        }
     }
 
     /// The pipeline of `mode`, its models registered with the store, the mode active, diagnostics attached.

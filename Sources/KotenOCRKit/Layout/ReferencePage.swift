@@ -74,6 +74,7 @@ extension ReferencePage {
         async throws -> (detections: [Region], page: RGBImage, image: ImageInfo) {
         let detected = try await PipelineStage.detect.measure { try await detector.detect(source, store: store) }
         AllocatorPolicy.trim()  // the detector's activations go back to the system before recognition
+        try Task.checkCancellation()  // a cancelled page decodes nothing more
         let page = try detected.page ?? PipelineStage.decode.measure { try source.decode() }
         let image = ImageInfo(width: page.width, height: page.height, path: source.url.relativePath,
                               name: source.url.lastPathComponent)

@@ -157,6 +157,7 @@ public actor ModelStore {
     /// released while `body` runs. Throws `ModelStoreError`, `InferenceError`, or what `body` throws.
     public nonisolated func withModel<R: Sendable>(_ descriptor: ModelDescriptor,
                                                    _ body: @Sendable (ModelHandle) async throws -> R) async throws -> R {
+        try Task.checkCancellation()  // a cancelled page loads nothing more
         let session = try await checkout(descriptor)
         let handle = ModelHandle(descriptor: descriptor, session: session, store: self)
         do {
