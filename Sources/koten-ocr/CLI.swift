@@ -48,7 +48,8 @@ enum CLI {
         }
         let outputDir = arguments.output.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let formats = arguments.formats.isEmpty ? DefaultMode.formats(for: mode, toDirectory: outputDir != nil) : arguments.formats
-        if let problem = DefaultMode.formatProblem(formats, mode: mode, arguments: arguments) {
+        if let problem = DefaultMode.formatProblem(formats, mode: mode, arguments: arguments)
+            ?? StandardInput.problem(arguments, formats: formats) {
             stderrLine("koten-ocr: \(problem)")
             return 2
         }
@@ -70,7 +71,9 @@ enum CLI {
             return 2
         }
         let status = await DiagnosticsCommand.withStages(diagnostics) {
-            await runBatch(arguments, engine: engine, outputDir: outputDir, formats: formats)
+            arguments.inputs == ["-"]
+                ? await StandardInput.run(engine: engine, formats: formats, pages: arguments.pages)
+                : await runBatch(arguments, engine: engine, outputDir: outputDir, formats: formats)
         }
         await DiagnosticsCommand.end(diagnostics, file: arguments.diagnosticsFile)
         return status
