@@ -21,11 +21,12 @@ public struct LineProgress: Sendable, Equatable {
     public static func observing<T>(_ observer: @escaping @Sendable (LineProgress) -> Void,
                                     isolation: isolated (any Actor)? = #isolation,
                                     _ body: () async throws -> T) async rethrows -> T {
-        try await $observer.withValue(observer, operation: body, isolation: isolation)
+        try await $observer.withValue(LineObserver(observer), operation: body, isolation: isolation)
     }
 
-    /// The observer of the pages read in this task, if any.
-    @TaskLocal static var observer: (@Sendable (LineProgress) -> Void)?
+    /// The observer of the pages read in this task, if any. (A class holding the closure: a task-local value of
+    /// function type crashed in optimized builds, Swift 6.3.)
+    @TaskLocal static var observer: LineObserver?
     /// The page being read in this task (bound by `KotenOCR` for each page while an observer is bound).
     @TaskLocal static var current: LineCounter?
 
@@ -33,7 +34,7 @@ public struct LineProgress: Sendable, Equatable {
     /// returns, every line counts as read (lines with nothing to read, e.g. an empty crop, make no call).
     static func page<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows -> T {
         guard let observer else { return try await body() }
-        let counter = LineCounter(observer)
+        let counter = LineCounter(observer.report)
         let result = try await $current.withValue(counter, operation: body, isolation: isolation)
         counter.finish()
         return result
@@ -44,6 +45,13 @@ public struct LineProgress: Sendable, Equatable {
 
     /// A pipeline read one line of the current page.
     static func lineRead() { current?.lineRead() }
+}
+
+/// Who hears the line progress of the pages read in a task.
+final class LineObserver: Sendable {
+    let report: @Sendable (LineProgress) -> Void
+
+    init(_ report: @escaping @Sendable (LineProgress) -> Void) { self.report = report }
 }
 
 /// One page's line counts, reported to an observer in order.
