@@ -17,7 +17,7 @@ let package = Package(
     targets: [
         // ONNX Runtime C API through pkg-config (`libonnxruntime.pc`: setup.sh writes one under /usr/local;
         // ONNX Runtime's own install and Homebrew's write the same); found at run time by the dynamic linker.
-        .systemLibrary(name: "CONNXRuntime", pkgConfig: "libonnxruntime", providers: [.brew(["onnxruntime"])]),
+        .systemLibrary(name: "CONNXRuntime", pkgConfig: "libonnxruntime"),
         // libvips through pkg-config; CVipsShim wraps its variadic calls (Swift cannot call C variadics).
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
