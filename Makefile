@@ -1,5 +1,9 @@
 # KotenOCR — `make run` reads the sample page, `make test` runs the test suite. Both set up first if needed.
+# `make install PREFIX=DIR` installs a relocatable koten-ocr (scripts/install.sh), `make uninstall PREFIX=DIR`.
 SWIFT ?= swift
+# Release builds link the Swift runtime statically, so the executable needs no toolchain at run time.
+RELEASE ?= -c release --static-swift-stdlib
+PREFIX ?= /usr/local
 MODELS ?= .deps/models
 SAMPLE ?= samples/scaned0.png
 PYTHON ?= .deps/venv/bin/python
@@ -14,19 +18,34 @@ KOTEN_VARIANTS ?=
 RAPIDOCR_ARGS ?=
 SHELL := /bin/bash
 
-.PHONY: setup build run test architecture parity bench standins peers quality clean
+.PHONY: setup build run test architecture parity bench standins peers quality install uninstall check-package check-install clean
 
 setup:
 	@scripts/setup.sh
 
 build: setup
-	$(SWIFT) build -c release --product koten-ocr
+	$(SWIFT) build $(RELEASE) --product koten-ocr
 
 run: build
 	.build/release/koten-ocr --models $(MODELS) $(SAMPLE)
 
+# The floor plan check, the test suite, then the two library checks (issue 14): a package outside this one depends
+# on KotenOCRKit by version and reads a page from pixels in memory; `make install` into a temporary prefix runs from anywhere.
 test: setup architecture
 	$(SWIFT) test
+	@$(MAKE) --no-print-directory check-package check-install
+
+check-package: setup
+	scripts/check-package.sh
+
+check-install: build
+	scripts/check-install.sh
+
+install: build
+	scripts/install.sh "$(PREFIX)" .build/release/koten-ocr
+
+uninstall:
+	scripts/install.sh --uninstall "$(PREFIX)"
 
 # The floor plan (docs/architecture.md, "Checking the plan"): which room depends on which, the registry, the
 # mode switches and the docs/ citations; fails on a forbidden dependency, a cycle or an unresolved citation.
@@ -41,7 +60,7 @@ parity: setup
 
 # Memory benchmark (docs/performance.md): the four failures before/after, each mode, the budget alternation.
 bench: standins
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 	.build/release/koten-ocr-bench memory
 
 # Stand-in NDL models (random weights, real signatures and sizes; scripts/make-standins.py) into $(STANDINS),
@@ -61,7 +80,7 @@ peers: setup
 # markdown table of ordered CER and order-free error. E.g. make quality PAGES='horizontal*,scaned0'
 #   KOTEN_ARGS='--det-max-side 1280' KOTEN_VARIANTS='nocls=--no-orientation-classifier' ENGINES=koten,rapidocr
 quality: peers
-	$(SWIFT) build -c release --product koten-ocr
+	$(SWIFT) build $(RELEASE) --product koten-ocr
 	$(PEERS_PY) scripts/quality/render_corpus.py $(QUALITY)/corpus
 	$(PEERS_PY) scripts/quality/benchmark.py --corpus $(QUALITY)/corpus --run-dir $(QUALITY)/run \
 	  --pages="$(PAGES)" --engines="$(ENGINES)" --koten-args="$(KOTEN_ARGS)" \

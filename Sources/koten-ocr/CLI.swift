@@ -48,7 +48,8 @@ enum CLI {
         }
         let outputDir = arguments.output.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let formats = arguments.formats.isEmpty ? DefaultMode.formats(for: mode, toDirectory: outputDir != nil) : arguments.formats
-        if let problem = DefaultMode.formatProblem(formats, mode: mode, arguments: arguments) {
+        if let problem = DefaultMode.formatProblem(formats, mode: mode, arguments: arguments)
+            ?? StandardInput.problem(arguments, formats: formats) {
             stderrLine("koten-ocr: \(problem)")
             return 2
         }
@@ -56,7 +57,8 @@ enum CLI {
                                       maxConcurrentInferences: arguments.jobs, maxPixels: arguments.maxPixels,
                                       ppocrDetectorMaxSide: arguments.detectorMaxSide,
                                       ppocrOrientationClassifier: arguments.orientationClassifier,
-                                      pdfDPI: Double(arguments.pdfDPI))
+                                      pdfDPI: Double(arguments.pdfDPI),
+                                      tuneAllocator: true)  // the process is ours: opt in to the allocator policy
         config.acceptDamagedImages = arguments.acceptDamagedImages
         let diagnostics = DiagnosticsCommand.begin(arguments)
         let engine: KotenOCR
@@ -69,7 +71,9 @@ enum CLI {
             return 2
         }
         let status = await DiagnosticsCommand.withStages(diagnostics) {
-            await runBatch(arguments, engine: engine, outputDir: outputDir, formats: formats)
+            arguments.inputs == ["-"]
+                ? await StandardInput.run(engine: engine, formats: formats, pages: arguments.pages)
+                : await runBatch(arguments, engine: engine, outputDir: outputDir, formats: formats)
         }
         await DiagnosticsCommand.end(diagnostics, file: arguments.diagnosticsFile)
         return status
@@ -87,9 +91,10 @@ enum CLI {
                 return 2
             }
         }
-        let options = BatchOptions(outputDirectory: outputDir, formats: formats, recursive: arguments.recursive,
+        var options = BatchOptions(outputDirectory: outputDir, formats: formats, recursive: arguments.recursive,
                                    pages: arguments.pages, shard: arguments.shard, resume: arguments.resume,
                                    overwrite: arguments.overwrite)
+        options.acceptDamagedImages = arguments.acceptDamagedImages
         let plan: BatchPlan
         do {
             plan = try BatchPlan.prepare(arguments.inputs, listed: listed, options: options)

@@ -88,7 +88,7 @@ enum DiagnosticsCommand {
             return 2
         }
         do {
-            let report = try await DiagnosticsOverhead.measure(configuration: OCRConfiguration(mode: mode, models: dir),
+            let report = try await DiagnosticsOverhead.measure(configuration: OCRConfiguration(mode: mode, models: dir, tuneAllocator: true),
                                                                page: URL(fileURLWithPath: page), repeats: repeats)
             print(report.markdown)
             return 0

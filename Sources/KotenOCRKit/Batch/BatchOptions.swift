@@ -16,6 +16,9 @@ public struct BatchOptions: Sendable {
     public var resume: Bool
     /// Replace result files that already exist.
     public var overwrite: Bool
+    /// Plan inputs whose decoder reports damaged data (their page counts are read leniently); set it as the
+    /// engine's `OCRConfiguration.acceptDamagedImages`, which reads their pages.
+    public var acceptDamagedImages = false
 
     public init(outputDirectory: URL? = nil, formats: [ResultFormat], recursive: Bool = false, pages: PageSelection? = nil,
                 shard: Shard? = nil, resume: Bool = false, overwrite: Bool = false) {

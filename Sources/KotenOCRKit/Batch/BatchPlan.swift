@@ -34,7 +34,7 @@ public struct BatchPlan: Sendable {
         for input in collected.inputs {
             let pages: [Int], pageCount: Int
             do {
-                pageCount = try ImageSource.pageCount(of: input.url)
+                pageCount = try ImageSource.pageCount(of: input.url, acceptsDamagedData: options.acceptDamagedImages)
                 if pageCount > 1, let selection = options.pages {
                     pages = try selection.pages(of: pageCount)
                 } else {

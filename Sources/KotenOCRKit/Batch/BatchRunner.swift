@@ -14,18 +14,31 @@ public enum BatchEvent: Sendable {
     case failed(BatchFailure, BatchProgress)
     /// A page is about to be read.
     case pageStarted(PageTask, BatchProgress)
+    /// The page being read: how many lines it has, how many are read (once when they are found, then after
+    /// each line).
+    case linesRead(PageTask, LineProgress, BatchProgress)
     /// A page was read (and, with an output directory, its results written and recorded).
     case pageRead(PageTask, [RenderedResult], BatchProgress)
     /// After the last page: a result of the whole run (the koten TEI of `--format tei`: `RunDocument`), written
     /// when there is an output directory.
     case runRead(RenderedResult, BatchProgress)
+    /// The batch is over: the last event of `BatchRunner.events(_:)` (not sent when it is cancelled).
+    case finished(BatchProgress)
 }
 
 /// Reads a planned batch one page at a time with an engine; a failing page is reported and the batch goes on.
 ///
 /// With an output directory every result is written to a temporary file and renamed (`AtomicFile`), and the
 /// page is recorded in the manifest (`BatchManifest`: `started` before, `done` with SHA-256s after), so a
-/// kill at any instant leaves only complete results and a resumable manifest.
+/// kill at any instant leaves only complete results and a resumable manifest. Cancelling the task stops the
+/// batch between pages, or within a page between model runs: the pages read stay recorded, the page cut
+/// off has a `started` line only and is read again by a `--resume` run.
+///
+/// ```swift
+/// for await event in BatchRunner(engine: ocr, options: options).events(plan) {
+///     if case .linesRead(let task, let lines, _) = event { print(task.displayName, lines.done, "/", lines.total) }
+/// }
+/// ```
 public struct BatchRunner: Sendable {
     public let engine: KotenOCR
     public let options: BatchOptions
@@ -35,10 +48,30 @@ public struct BatchRunner: Sendable {
         self.options = options
     }
 
-    /// Runs `plan`, calling `onEvent` for each failure and page. Returns the final progress
-    /// (`failures > 0` means some input or page failed).
+    /// Runs `plan` in a new task and delivers its events as they happen, ending with `.finished`. Cancelling
+    /// the task that iterates (or dropping the sequence) cancels the batch, as `run` describes. Events are
+    /// buffered until they are read; `.pageRead` carries the page's rendered results.
+    public func events(_ plan: BatchPlan) -> AsyncStream<BatchEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: BatchEvent.self)
+        let runner = self
+        let task = Task {
+            if let progress = try? await runner.run(plan, onEvent: { continuation.yield($0) }) {
+                continuation.yield(.finished(progress))
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { task.cancel() }
+        }
+        return stream
+    }
+
+    /// Runs `plan`, calling `onEvent` for each failure, page and line (line events come from the tasks reading
+    /// the lines, one at a time). Returns the final progress (`failures > 0` means some input or page failed).
+    /// Throws `CancellationError` when the task is cancelled: no page starts after that, and a page being
+    /// read stops within about one model run and is not counted.
     public func run(_ plan: BatchPlan, now: () -> Date = Date.init,
-                    onEvent: (BatchEvent) -> Void) async -> BatchProgress {
+                    onEvent: @escaping @Sendable (BatchEvent) -> Void) async throws -> BatchProgress {
         var progress = BatchProgress(total: plan.tasks.count, alreadyDone: plan.alreadyDone, startedAt: now())
         for failure in plan.failures {
             // Inputs refused while planning: an existing file failed to open (its header was decoded), a
@@ -58,14 +91,20 @@ public struct BatchRunner: Sendable {
         let runFormat = plan.runDocument == nil ? nil : options.runFormat
         var document: (any RunDocument)?
         for task in plan.tasks {
+            try Task.checkCancellation()
             onEvent(.pageStarted(task, progress))
             do {
                 if let manifestError { throw ManifestUnavailable(description: "cannot write the batch manifest \(manifestError)") }
-                let (page, results) = try await read(task, manifest: manifest, folders: &folders)
+                let before = progress
+                let (page, results) = try await LineProgress.observing({ onEvent(.linesRead(task, $0, before)) }) {
+                    try await read(task, manifest: manifest, folders: &folders)
+                }
                 if let runFormat { try Self.add(page, in: runFormat, to: &document) }
                 progress.read += 1
                 onEvent(.pageRead(task, results, progress))
             } catch {
+                // A cancelled page is neither read nor failed: its manifest line says `started`, so it is redone.
+                if error is CancellationError || Task.isCancelled { throw CancellationError() }
                 progress.failedPages += 1
                 progress.failures += 1
                 onEvent(.failed(BatchFailure(path: task.displayName, reason: BatchPlan.reason(error), shardKey: task.key),

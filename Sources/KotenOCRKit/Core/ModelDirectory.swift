@@ -80,18 +80,32 @@ public struct ModelDirectory: Sendable {
     public func isInstalled(_ mode: any ModeDescriptor) -> Bool { missingFiles(for: mode).isEmpty }
 
     /// Candidate roots, first match wins: `$KOTEN_OCR_MODELS`, `$XDG_DATA_HOME/koten-ocr/models`
-    /// (default `~/.local/share/koten-ocr/models`), `.deps/models` under the current directory, then under the
-    /// source checkout the running executable was built in (after `scripts/setup.sh`).
+    /// (default `~/.local/share/koten-ocr/models`), `.deps/models` under the current directory, the models
+    /// installed with the executable (`make install`), then `.deps/models` under the source checkout the running
+    /// executable was built in (after `scripts/setup.sh`).
     public static func searchPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
         var paths: [URL] = []
         if let env = environment["KOTEN_OCR_MODELS"], !env.isEmpty { paths.append(URL(fileURLWithPath: env)) }
         paths.append(userDirectory(environment: environment))
         paths.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".deps/models"))
+        if let installed = installedModels(), !paths.contains(installed) { paths.append(installed) }
         if let checkout = sourceCheckout() {
             let models = checkout.appendingPathComponent(".deps/models")
             if !paths.contains(models) { paths.append(models) }
         }
         return paths
+    }
+
+    /// The models installed with this executable by `make install`: `<prefix>/share/koten-ocr/models` beside
+    /// `<prefix>/lib/koten-ocr/koten-ocr` (the file `<prefix>/bin/koten-ocr` links to), if that folder exists.
+    static func installedModels() -> URL? {
+        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
+        let libexec = executable.deletingLastPathComponent()
+        guard libexec.lastPathComponent == "koten-ocr", libexec.deletingLastPathComponent().lastPathComponent == "lib" else {
+            return nil
+        }
+        let models = libexec.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/koten-ocr/models")
+        return FileManager.default.fileExists(atPath: models.path) ? models : nil
     }
 
     /// The source checkout this executable was built in (`<checkout>/.build/<config>/koten-ocr`), if any:

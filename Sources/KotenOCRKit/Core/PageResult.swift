@@ -79,7 +79,7 @@ extension PageResult {
     /// orientation is that of most lines ("none" without lines).
     init(source page: ImageSource, mode: OCRMode, models: [ModelDescriptor], lines: [TextLine]) {
         let vertical = lines.filter { $0.orientation == LineOrientation.vertical.rawValue }.count
-        self.init(source: SourceInfo(path: page.url.path, page: page.page + 1, pageCount: page.pageCount,
+        self.init(source: SourceInfo(path: page.name, page: page.page + 1, pageCount: page.pageCount,
                                      width: page.width, height: page.height, exifOrientation: page.orientation),
                   mode: mode,
                   models: models.map { ModelInfo(role: $0.role, file: $0.url.lastPathComponent, bytes: $0.fileBytes) },

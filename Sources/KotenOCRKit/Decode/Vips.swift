@@ -12,13 +12,6 @@ package enum Vips {
     @discardableResult
     package static func start() -> Bool { started }
 
-    /// Strict (default): an image whose decoder reports damage is an error (`ImageError.truncated`/`.corrupt`).
-    /// Lenient: damaged data is read anyway; only truncation fails. Process-wide.
-    static func setStrictDecoding(_ strict: Bool) {
-        start()
-        kv_set_strict_decoding(strict ? 1 : 0)
-    }
-
     /// The last libvips error as one line (libvips may leave it empty: a fallback is given).
     package static func lastError(fallback: String) -> String {
         var buf = [CChar](repeating: 0, count: 2048)
@@ -31,11 +24,21 @@ package enum Vips {
     }
 }
 
-/// An owned `VipsImage*` (released on deinit).
+/// An owned `VipsImage*` (released on deinit), and the memory it reads from, if any (an image opened from
+/// bytes in memory, and every image made from it, keeps them alive).
 package final class VipsHandle: @unchecked Sendable {
     package let pointer: OpaquePointer
+    let owner: AnyObject?
 
-    package init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    package init(_ pointer: OpaquePointer) {
+        self.pointer = pointer
+        owner = nil
+    }
+
+    init(_ pointer: OpaquePointer, owner: AnyObject?) {
+        self.pointer = pointer
+        self.owner = owner
+    }
     deinit { kv_unref(pointer) }
 
     var width: Int { Int(kv_width(pointer)) }
@@ -47,7 +50,7 @@ package final class VipsHandle: @unchecked Sendable {
                _ op: (OpaquePointer, UnsafeMutablePointer<OpaquePointer?>) -> Int32) throws -> VipsHandle {
         var out: OpaquePointer?
         guard op(pointer, &out) == 0, let out else { throw describe(Vips.lastError(fallback: "libvips operation failed")) }
-        return VipsHandle(out)
+        return VipsHandle(out, owner: owner)
     }
 
     /// Decodes all pixels (8-bit, `bands` per pixel) into a new array, in strips of rows.

@@ -6,6 +6,7 @@ extension ReferencePage {
     static func detect<Region: Sendable>(_ source: ImageSource, with detector: any PageDetector<Region>, store: ModelStore)
         async throws -> (detections: [Region], page: RGBImage, image: ImageInfo) {
         let detected = try await PipelineStage.detect.measure { try await detector.detect(source, store: store) }
+        try Task.checkCancellation()  // a cancelled page decodes nothing more
         let page = try detected.page ?? PipelineStage.decode.measure { try source.decode() }
         let image = ImageInfo(width: page.width, height: page.height, path: source.url.relativePath,
                               name: source.url.lastPathComponent)

@@ -136,6 +136,8 @@ public final class RunDiagnostics: @unchecked Sendable {
             let result = try await Self.$context.withValue(context, operation: body, isolation: isolation)
             lock.withLock { pages.processed += 1 }
             return result
+        } catch is CancellationError {
+            throw CancellationError()  // a cancelled page neither failed nor was processed
         } catch {
             let stage = lock.withLock { outcome.failedStage }
             recordFailure(path: path, page: page, stage: stage, reason: String(describing: error))

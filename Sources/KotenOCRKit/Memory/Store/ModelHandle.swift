@@ -14,7 +14,8 @@ public struct ModelHandle: Sendable {
     /// Runs the model on `inputs` (by name), within the inference limiter and the store's admission. The model's
     /// first run measures its activation peak (alone, holding every limiter slot) and records it with the store;
     /// the budget estimates other input sizes from it per input element.
-    /// Throws `InferenceError` with ONNX Runtime's message.
+    /// Throws `InferenceError` with ONNX Runtime's message, `CancellationError` when the task is cancelled before
+    /// the run starts (the limiter checks before and after waiting for a slot).
     public func run(_ inputs: [String: Tensor], outputNames: [String]? = nil) async throws -> [String: Tensor] {
         try await run(inputs, outputNames: outputNames) { views in try views.mapValues { try $0.copy() } }
     }

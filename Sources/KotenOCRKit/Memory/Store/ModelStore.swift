@@ -154,12 +154,15 @@ public actor ModelStore {
     // MARK: - Using a model
 
     /// Runs `body` with the model loaded (loading it now if needed, within the budget). The model cannot be
-    /// released while `body` runs. Throws `ModelStoreError`, `InferenceError`, or what `body` throws.
+    /// released while `body` runs. Throws `ModelStoreError`, `InferenceError`, `CancellationError` (the task
+    /// was cancelled before `body` started: a cancelled page loads and runs nothing more), or what `body` throws.
     public nonisolated func withModel<R: Sendable>(_ descriptor: ModelDescriptor,
                                                    _ body: @Sendable (ModelHandle) async throws -> R) async throws -> R {
+        try Task.checkCancellation()
         let session = try await checkout(descriptor)
         let handle = ModelHandle(descriptor: descriptor, session: session, store: self)
         do {
+            try Task.checkCancellation()  // cancelled while the model loaded
             let result = try await body(handle)
             await checkin(descriptor)
             return result

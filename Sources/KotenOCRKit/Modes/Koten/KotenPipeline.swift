@@ -44,10 +44,14 @@ public struct KotenPipeline: ModePipeline {
                                       imageName: image.name)
         }
         let reader = self.reader
+        let lines = KotenPage.recognitionLines(in: tree)
+        LineProgress.found(lines.count)
         let readings = try await PipelineStage.recognise.measure {
-            try await KotenRecognition.read(lines: KotenPage.recognitionLines(in: tree), imageWidth: page.width,
+            try await KotenRecognition.read(lines: lines, imageWidth: page.width,
                                             imageHeight: page.height, maxConcurrentReads: limit) { crop in
-                try await reader.read(crop, of: page, store: store)
+                let text = try await reader.read(crop, of: page, store: store)
+                LineProgress.lineRead()
+                return text
             }
         }
         tree.setLineStrings(readings.map(\.text))

@@ -112,11 +112,14 @@ public struct NDLPipeline: ModePipeline {
         }
         let lines = NDLPage.recognitionLines(in: &tree, detections: detections)
         let readers = ready.readers
+        LineProgress.found(lines.count)
         let readings = try await PipelineStage.recognise.measure {
             try await NDLCascade.read(lines: lines, imageWidth: page.width, imageHeight: page.height,
                                       maxConcurrentReads: limit) { model, crop in
                 guard let reader = readers[model] else { return RecognisedText.empty }
-                return try await reader.read(crop, of: page, store: store)
+                let text = try await reader.read(crop, of: page, store: store)
+                LineProgress.lineRead()
+                return text
             }
         }
         tree.setLineStrings(readings.map(\.text))

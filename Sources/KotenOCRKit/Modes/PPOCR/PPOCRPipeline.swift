@@ -46,10 +46,12 @@ public struct PPOCRPipeline: ModePipeline {
             crops = []
             detected.page = nil
         } else {
+            try Task.checkCancellation()  // a cancelled page decodes nothing more
             crops = try PipelineStage.decode.measure {
                 let image = try detected.page ?? page.decode()
                 detected.page = nil
-                return detections.map { d in
+                return try detections.map { d in
+                    try Task.checkCancellation()
                     let crop = perspectiveCrop(image, quad: d.quad)
                     let orientation = LineOrientation(width: Double(crop.width), height: Double(crop.height))
                     return (orientation == .vertical ? crop.rotatedCounterClockwise() : crop, orientation)
@@ -57,9 +59,12 @@ public struct PPOCRPipeline: ModePipeline {
             }
         }
         let reader = self.reader
+        LineProgress.found(crops.count)
         let texts = try await PipelineStage.recognise.measure {
             try await boundedMap(crops.map(\.crop), limit: limit) { line -> RecognisedText in
-                try await reader.read(PixelBox(x1: 0, y1: 0, x2: line.width, y2: line.height), of: line, store: store)
+                let text = try await reader.read(PixelBox(x1: 0, y1: 0, x2: line.width, y2: line.height), of: line, store: store)
+                LineProgress.lineRead()
+                return text
             }
         }
         let lines = zip(detections, zip(texts, crops)).map { d, tc in
