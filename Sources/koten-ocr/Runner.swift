@@ -37,6 +37,8 @@ struct Runner {
                     output.write(result.format, result.data)
                 }
                 display.show(progress)
+            case .documentWritten(_, _, let progress):
+                display.show(progress)
             case .finished(let progress):
                 last = progress
             }

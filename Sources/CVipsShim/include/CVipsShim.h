@@ -74,4 +74,7 @@ kv_sha256 *kv_sha256_new(void);
 void kv_sha256_update(kv_sha256 *state, const void *data, size_t size);
 void kv_sha256_finish(kv_sha256 *state, char out[65]);
 void kv_sha256_free(kv_sha256 *state);
+
+// The write stage's calls (page as people see it, encoding, drawing).
+#include "CVipsShimOutput.h"
 #endif

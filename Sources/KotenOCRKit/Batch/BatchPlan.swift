@@ -16,6 +16,10 @@ public struct BatchPlan: Sendable {
     /// `<first-stem>_tei.xml` (`PageTask.outputFile`), after the first page this run reads. Not recorded in the
     /// manifest.
     public var runDocument: String? = nil
+    /// The per-input documents (`pdf` of a multi-page input) this run writes once their pages are all done
+    /// (`InputDocument`): those of the inputs with a page in this shard whose document is not written and intact
+    /// yet. None without an output directory (each page's `pdf` is then a PDF of that page).
+    public var documents: [InputDocument] = []
 
     /// Plans a batch over `paths` (files and directories) and `listed` (the lines of input lists, whose relative
     /// file paths keep their folders, see `InputCollector.collect`): expands directories, reads each
@@ -31,6 +35,8 @@ public struct BatchPlan: Sendable {
         var failures = collected.failures
         var tasks: [PageTask] = []
         var seen = Set<String>()
+        var documents: [InputDocument] = []
+        let documentFormat = options.pageFormats.first(where: \.isPerInput)
         for input in collected.inputs {
             let pages: [Int], pageCount: Int
             do {
@@ -51,12 +57,18 @@ public struct BatchPlan: Sendable {
             }
             // The same file named twice (e.g. also inside a directory given) is read once.
             guard seen.insert(input.url.standardizedFileURL.path + "\u{0}" + input.relativePath).inserted else { continue }
-            tasks += pages.map { PageTask(input: input, page: $0, pageCount: pageCount) }
+            let jpeg = options.formats.contains(.viz) && ImageSource.isJPEG(at: input.url)
+            tasks += pages.map { PageTask(input: input, page: $0, pageCount: pageCount, jpegSource: jpeg) }
+            if let documentFormat, pageCount > 1 {
+                documents.append(InputDocument(input: input, format: documentFormat, pageCount: pageCount, pages: pages))
+            }
         }
-        if options.outputDirectory != nil { try checkDistinctOutputs(tasks) }
+        if options.outputDirectory != nil { try checkDistinctOutputs(tasks, perInput: documentFormat) }
         if let shard = options.shard {
             tasks = tasks.filter { shard.contains($0.key) }
             failures = failures.filter { shard.contains($0.shardKey) }
+            let inputs = Set(tasks.map(\.input))
+            documents = documents.filter { inputs.contains($0.input) }
         }
         guard let outputDirectory = options.outputDirectory else {
             return BatchPlan(tasks: tasks, alreadyDone: 0, failures: failures, removedTemporaries: [], manifest: nil,
@@ -73,10 +85,21 @@ public struct BatchPlan: Sendable {
         var toRead: [PageTask] = []
         var alreadyDone = 0
         var blocked: [(path: String, owned: Bool)] = []
+        // A written document stands for its pages' files, which were removed once it was written.
+        let written = documents.filter { $0.isWritten(records, in: outputDirectory) }
+        let standIns = Set(written.flatMap(\.pageFiles))
+        documents = documents.filter { !written.contains($0) }
+        for document in documents
+        where FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(document.file).path) {
+            let owned = records[document.key]?.outputs.contains { $0.file == document.file } ?? false
+            if options.overwrite || (owned && options.resume) { continue }
+            blocked.append((outputDirectory.appendingPathComponent(document.file).path, owned))
+        }
         for task in tasks {
-            let files = options.pageFormats.map { task.outputFile($0) }
+            let files = options.pageFormats.map { task.pageFile($0) }
             let record = records[task.key]
-            if options.resume, let record, isIntact(record, files: files, in: outputDirectory) {
+            if options.resume, let record,
+               isIntact(record, files: files.filter { !standIns.contains($0) }, in: outputDirectory) {
                 alreadyDone += 1
                 continue
             }
@@ -99,9 +122,10 @@ public struct BatchPlan: Sendable {
                                 hint: "use --overwrite to replace it", more: blocked.count - 1)
         }
         let removed = AtomicFile.removeStaleTemporaries(
-            for: tasks.flatMap { task in options.pageFormats.map { outputDirectory.appendingPathComponent(task.outputFile($0)) } })
+            for: tasks.flatMap { task in options.pageFormats.map { outputDirectory.appendingPathComponent(task.pageFile($0)) } }
+                + documents.map { outputDirectory.appendingPathComponent($0.file) })
         return BatchPlan(tasks: toRead, alreadyDone: alreadyDone, failures: failures, removedTemporaries: removed, manifest: manifest,
-                         runDocument: runDocument(toRead, options))
+                         runDocument: runDocument(toRead, options), documents: documents)
     }
 
     /// The file of the run's document (`<first-stem>_tei.xml`) when a per-run format (`tei`) is asked for and
@@ -122,14 +146,24 @@ public struct BatchPlan: Sendable {
         return true
     }
 
-    /// Throws `.sameOutput` naming the first two inputs whose pages would write the same result.
-    static func checkDistinctOutputs(_ tasks: [PageTask]) throws(BatchSetupError) {
+    /// Throws `.sameOutput` naming the first two inputs whose pages would write the same result, or the same
+    /// document of the per-input format `perInput` (`a.tif` and `a.png` both write `a.pdf`).
+    static func checkDistinctOutputs(_ tasks: [PageTask], perInput: ResultFormat? = nil) throws(BatchSetupError) {
         var owners: [String: PageTask] = [:]
         for task in tasks {
             if let other = owners[task.outputStem], other.input != task.input {
                 throw .sameOutput(first: other.input.path, second: task.input.path, output: task.outputStem + ".*")
             }
             owners[task.outputStem] = task
+        }
+        guard let perInput else { return }
+        var documents: [String: BatchInput] = [:]
+        for task in tasks {
+            let file = task.outputFile(perInput)
+            if let other = documents[file], other != task.input {
+                throw .sameOutput(first: other.path, second: task.input.path, output: file)
+            }
+            documents[file] = task.input
         }
     }
 

@@ -22,6 +22,8 @@ public enum BatchEvent: Sendable {
     /// After the last page: a result of the whole run (the koten TEI of `--format tei`: `RunDocument`), written
     /// when there is an output directory.
     case runRead(RenderedResult, BatchProgress)
+    /// The document of a multi-page input (`pdf`: `InputDocument`) was written to this file, its pages all read.
+    case documentWritten(InputDocument, URL, BatchProgress)
     /// The batch is over: the last event of `BatchRunner.events(_:)` (not sent when it is cancelled).
     case finished(BatchProgress)
 }
@@ -90,7 +92,8 @@ public struct BatchRunner: Sendable {
         var folders = Set<String>()
         let runFormat = plan.runDocument == nil ? nil : options.runFormat
         var document: (any RunDocument)?
-        for task in plan.tasks {
+        let lastTaskOfDocument = InputDocuments.lastTasks(plan)
+        for (index, task) in plan.tasks.enumerated() {
             try Task.checkCancellation()
             onEvent(.pageStarted(task, progress))
             do {
@@ -110,6 +113,15 @@ public struct BatchRunner: Sendable {
                 onEvent(.failed(BatchFailure(path: task.displayName, reason: BatchPlan.reason(error), shardKey: task.key),
                                 progress))
             }
+            // The input's last page in this run: its document, if every page of it is done (in any run or shard).
+            if let last = lastTaskOfDocument[task.input], last.task == index {
+                InputDocuments.write(plan.documents[last.document], options: options, manifest: manifest,
+                                     progress: &progress, onEvent: onEvent)
+            }
+        }
+        // Documents none of whose pages this run read (a --resume after a kill between a last page and its document).
+        for (index, document) in plan.documents.enumerated() where !lastTaskOfDocument.values.contains(where: { $0.document == index }) {
+            InputDocuments.write(document, options: options, manifest: manifest, progress: &progress, onEvent: onEvent)
         }
         if let name = plan.runDocument, let runFormat, let document, !document.isEmpty {
             do {
@@ -145,20 +157,29 @@ public struct BatchRunner: Sendable {
         let record = { (state: BatchManifest.Record.State, outputs: [BatchManifest.Record.Output]) in
             BatchManifest.Record(state: state, input: task.input.path, key: task.key, page: task.page + 1, outputs: outputs)
         }
-        try manifest?.append(record(.started, options.pageFormats.map { .init(file: task.outputFile($0), sha256: nil) }))
+        try manifest?.append(record(.started, options.pageFormats.map { .init(file: task.pageFile($0), sha256: nil) }))
         let source = try engine.open(task.input.url, page: task.page)
         let page = try await engine.read(source)
-        return (page, try PipelineStage.write.measure { try write(page, task, manifest: manifest, folders: &folders, record: record) })
+        return (page, try PipelineStage.write.measure {
+            try write(page, source, task, manifest: manifest, folders: &folders, record: record)
+        })
     }
 
-    private func write(_ page: PageResult, _ task: PageTask, manifest: BatchManifest.Writer?, folders: inout Set<String>,
+    private func write(_ page: PageResult, _ source: ImageSource, _ task: PageTask, manifest: BatchManifest.Writer?,
+                       folders: inout Set<String>,
                        record: (BatchManifest.Record.State, [BatchManifest.Record.Output]) -> BatchManifest.Record) throws -> [RenderedResult] {
         var results: [RenderedResult] = []
         for format in options.pageFormats {
-            let data = options.outputDirectory == nil ? try format.renderForStream(page) : try format.render(page)
+            let data: Data
+            if options.outputDirectory != nil && task.waitsForInput(format) {
+                data = try SearchablePDF.pageFile(SearchablePDF.page(page, image: source))
+            } else {
+                data = options.outputDirectory == nil ? try format.renderForStream(page, image: source)
+                    : try format.render(page, image: source)
+            }
             var file: URL?
             if let directory = options.outputDirectory {
-                let target = directory.appendingPathComponent(task.outputFile(format))
+                let target = directory.appendingPathComponent(task.pageFile(format))
                 let folder = target.deletingLastPathComponent()
                 if folders.insert(folder.path).inserted {
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -168,7 +189,7 @@ public struct BatchRunner: Sendable {
             }
             results.append(RenderedResult(format: format, data: data, file: file))
         }
-        try manifest?.append(record(.done, results.map { .init(file: task.outputFile($0.format), sha256: SHA256.hex($0.data)) }))
+        try manifest?.append(record(.done, results.map { .init(file: task.pageFile($0.format), sha256: SHA256.hex($0.data)) }))
         return results
     }
 }

@@ -9,28 +9,51 @@ public struct PageTask: Sendable, Equatable {
     public let page: Int
     /// Pages in the input.
     public let pageCount: Int
+    /// Whether the input is a JPEG (its `viz` is then a JPEG too: `ResultFormat.fileName(stem:jpegSource:)`).
+    public let jpegSource: Bool
 
-    public init(input: BatchInput, page: Int, pageCount: Int) {
+    public init(input: BatchInput, page: Int, pageCount: Int, jpegSource: Bool = false) {
         self.input = input
         self.page = page
         self.pageCount = pageCount
+        self.jpegSource = jpegSource
     }
 
     /// Results path without extension, relative to the output directory: the input's relative path without
     /// its last extension (so `a.v1.jpg` gives `a.v1`), with `_p0001` (1-based, 4 digits or more) when the
     /// input has more than one page.
     public var outputStem: String {
+        guard pageCount > 1 else { return inputStem }
+        let number = String(page + 1)
+        return inputStem + "_p" + String(repeating: "0", count: max(0, 4 - number.count)) + number
+    }
+
+    /// The input's results path without extension, relative to the output directory: its relative path without
+    /// its last extension (`vol1/book.tif` gives `vol1/book`); the stem of a per-input format (`pdf`).
+    public var inputStem: String {
         let relative = input.relativePath
         let base = Self.stem(ofImageName: (relative as NSString).lastPathComponent)
         let folder = (relative as NSString).deletingLastPathComponent
-        let number = String(page + 1)
-        let stem = pageCount > 1 ? base + "_p" + String(repeating: "0", count: max(0, 4 - number.count)) + number : base
-        return folder.isEmpty ? stem : folder + "/" + stem
+        return folder.isEmpty ? base : folder + "/" + base
     }
 
-    /// The result file of `format`, relative to the output directory (`ResultFormat.fileName(stem:)`): the page's
-    /// file of a per-page format; for a per-run format (`tei`) the run's file when this is the run's first page.
-    public func outputFile(_ format: ResultFormat) -> String { format.fileName(stem: outputStem) }
+    /// The result file of `format`, relative to the output directory (`ResultFormat.fileName(stem:jpegSource:)`):
+    /// the page's file of a per-page format; the input's file of a per-input format (`book.pdf`); for a per-run
+    /// format (`tei`) the run's file when this is the run's first page.
+    public func outputFile(_ format: ResultFormat) -> String {
+        format.fileName(stem: format.isPerInput ? inputStem : outputStem, jpegSource: jpegSource)
+    }
+
+    /// The file this page itself writes for `format`, relative to the output directory: `outputFile(format)`,
+    /// except for a per-input format of a multi-page input, whose page waits in a hidden page file
+    /// (`ResultFormat.pdfPageFileName`) until its input's document is written (`InputDocument`).
+    public func pageFile(_ format: ResultFormat) -> String {
+        format.isPerInput && pageCount > 1 ? ResultFormat.pdfPageFileName(pageStem: outputStem) : outputFile(format)
+    }
+
+    /// Whether this page's `format` result waits for its input's other pages (a per-input format of a multi-page
+    /// input).
+    public func waitsForInput(_ format: ResultFormat) -> Bool { format.isPerInput && pageCount > 1 }
 
     /// The output stem of an image file name: the name without its last extension (`a.b.jpg` → `a.b`). NDL does
     /// the same; the koten reference cuts at the first dot (`a`), which this package deliberately does not do.
