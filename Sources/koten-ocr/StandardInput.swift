@@ -14,6 +14,9 @@ enum StandardInput {
         if arguments.inputList != nil { return "standard input ('-') cannot be combined with --input-list" }
         if arguments.output != nil { return "the results of standard input ('-') go to standard output; --output is for files" }
         if formats.contains(.tei) { return "--format tei is written per run of files, not for standard input ('-')" }
+        if let binary = formats.first(where: { !$0.isText }) {
+            return "--format \(binary.rawValue) writes files; the results of standard input ('-') go to standard output"
+        }
         return nil
     }
 
@@ -31,7 +34,7 @@ enum StandardInput {
                 do {
                     let source = page == first.page ? first : try engine.open(data, name: name, page: page)
                     let result = try await engine.read(source)
-                    for format in formats { output.write(format, try format.renderForStream(result)) }
+                    for format in formats { output.write(format, try format.renderForStream(result, image: source)) }
                 } catch {
                     stderrLine("koten-ocr: \(where_): \(reason(error))")
                     status = 1

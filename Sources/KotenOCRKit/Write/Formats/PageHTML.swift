@@ -110,7 +110,7 @@ enum PageHTML {
     #page:hover .line{outline:1px solid rgba(0,114,178,.45)}
     #page:hover .line.v{outline-color:rgba(213,94,0,.45)}
     .line:target{outline:2px solid #d55e00}
-    .line mark.low{background:rgba(240,180,0,.35);color:transparent}
+    .line mark.low{background:none;color:transparent;text-decoration:underline wavy rgba(213,94,0,.8) .06em}
     aside{flex:1 1 20rem;min-width:16rem;max-height:calc(100vh - 2rem);overflow:auto;background:#fff;padding:0 1rem}
     aside h1{font-size:1.1rem;word-break:break-all}
     aside a{color:inherit;text-decoration:none}

@@ -18,7 +18,7 @@ enum PageViz {
         let sy = Double(canvas.height) / Double(max(1, page.source.height))
         let side = Double(max(canvas.width, canvas.height))
         let pen = max(2, Int((side / 900).rounded()))
-        let font = "sans bold \(max(10, Int((side / 90).rounded())))"
+        let font = "sans bold \(max(14, Int((side / 70).rounded())))"
         for line in page.formatLines {
             let colour = line.line.kind == "ruby" ? ruby : line.isVertical ? vertical : horizontal
             let corners = line.corners.map { (x: $0.x * sx, y: $0.y * sy) }

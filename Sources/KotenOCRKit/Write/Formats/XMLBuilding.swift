@@ -48,12 +48,14 @@ extension XMLElement {
 }
 
 enum XMLOutput {
-    /// The UTF-8 bytes of a document with root `root`: an XML declaration, then the tree indented.
-    static func data(_ root: XMLElement) -> Data {
+    /// The UTF-8 bytes of a document with root `root`: an XML declaration, then the tree indented. `compactEmpty`
+    /// writes elements without children as `<meta/>` (XHTML's void elements, which HTML parsers reject as
+    /// `<meta></meta>`; an element that may be empty then needs an empty text child to stay open and shut).
+    static func data(_ root: XMLElement, compactEmpty: Bool = false) -> Data {
         let document = XMLDocument(rootElement: root)
         document.version = "1.0"
         document.characterEncoding = "UTF-8"
-        var data = document.xmlData(options: [.nodePrettyPrint])
+        var data = document.xmlData(options: compactEmpty ? [.nodePrettyPrint, .nodeCompactEmptyElement] : [.nodePrettyPrint])
         if data.last != 0x0A { data.append(0x0A) }
         return data
     }
