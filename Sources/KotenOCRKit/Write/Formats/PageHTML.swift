@@ -3,7 +3,7 @@ import Foundation
 /// `html` (`<stem>.html`): one self-contained page — the page image embedded as a data URI (a JPEG, PNG, WebP or
 /// GIF file as it is when it needs no EXIF turn, otherwise the upright page as JPEG), each line's text laid over
 /// its box (transparent, selectable, found by the browser's search; vertical lines in `writing-mode:
-/// vertical-rl`, fitted along the line's length by a few lines of script), and beside it the lines in reading
+/// vertical-rl`, fitted to the box by a few lines of script), and beside it the lines in reading
 /// order with characters below `lowConfidence` marked. Ruby lines are outlined but carry no text. Written as
 /// text: HTML is not XML, so Foundation's XML tree does not serialise it. docs/formats.md, "html".
 enum PageHTML {
@@ -103,9 +103,9 @@ enum PageHTML {
     main{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start;padding:1rem}
     #page{position:relative;margin:0;flex:0 1 auto;container-type:inline-size;background:#fff;box-shadow:0 0 4px #888}
     #page img{display:block;width:100%;height:100%}
-    .line{position:absolute;margin:0;white-space:nowrap;line-height:1;color:transparent;font-size:calc(var(--size)*1cqw)}
+    .line{position:absolute;margin:0;white-space:nowrap;line-height:normal;color:transparent;font-size:calc(var(--size)*1cqw)}
     .line.v{writing-mode:vertical-rl}
-    .line .text{display:inline-block;transform-origin:0 0}
+    .line .text{position:absolute;left:0;top:0;transform-origin:0 0}
     .line ::selection{background:rgba(0,114,178,.35);color:transparent}
     #page:hover .line{outline:1px solid rgba(0,114,178,.45)}
     #page:hover .line.v{outline-color:rgba(213,94,0,.45)}
@@ -120,15 +120,14 @@ enum PageHTML {
     small{color:#777}
     """
 
-    /// Scales each line's text along its length to fill its box (the ratio does not change when the page is
-    /// resized: every size is relative to the page's width).
+    /// Scales each line's text to fill its box (the scale does not change when the page is resized: every size
+    /// is relative to the page's width).
     private static let script = """
     for (const line of document.querySelectorAll("#page .line")) {
       const text = line.firstElementChild;
-      const vertical = line.classList.contains("v");
-      const have = vertical ? text.offsetHeight : text.offsetWidth;
-      const want = vertical ? line.clientHeight : line.clientWidth;
-      if (have > 0) text.style.transform = (vertical ? "scaleY(" : "scaleX(") + want / have + ")";
+      if (text.offsetWidth > 0 && text.offsetHeight > 0) {
+        text.style.transform = "scale(" + line.clientWidth / text.offsetWidth + "," + line.clientHeight / text.offsetHeight + ")";
+      }
     }
     """
 }
