@@ -54,3 +54,26 @@ struct FormatEdgeCaseTests {
         #expect(hocr.contains(">Page</span> <span") && hocr.contains("x_confs 40 90") == false)
     }
 }
+
+/// The formats in the NDL modes, on the stand-in models (random text, NDL's page tree and string clean-up).
+@Suite("Output formats in the ndl and koten modes")
+struct FormatModesTests {
+    @Test("the vertical page in ndl and koten: ALTO, PAGE, hOCR validate, the PDF passes qpdf and reads back its text",
+          arguments: ["ndl", "koten"])
+    func modes(mode: String) throws {
+        let out = try TestPaths.temporaryDirectory("formats-\(mode)")
+        let page = TestPaths.image("ndlocr-lite/tategaki2026-04-24-094138.png")
+        let run = try runProcess(TestPaths.cli, ["--mode", mode, "--models", try ModeFixtures.standIns().path, "-q", "-o", out.path,
+                                                 "-f", "json,alto,page,hocr,pdf,viz,html", page.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let stem = out.appendingPathComponent("tategaki2026-04-24-094138")
+        let result = try JSONDecoder().decode(PageResult.self, from: Data(contentsOf: stem.appendingPathExtension("json")))
+        #expect(try FormatCheckers.validate(stem.appendingPathExtension("alto.xml"), schema: "alto-4-3.xsd").status == 0)
+        #expect(try FormatCheckers.validate(stem.appendingPathExtension("page.xml"), schema: "pagecontent-2019-07-15.xsd").status == 0)
+        #expect(try FormatCheckers.checkHOCR(stem.appendingPathExtension("hocr")).status == 0)
+        let pdf = stem.appendingPathExtension("pdf")
+        #expect(try FormatCheckers.run("qpdf", ["--check", pdf.path]).status == 0)
+        let cer = characterErrorRate(withoutWhitespace(try pdfText(pdf)), reference: withoutWhitespace(result.text))
+        #expect(cer <= 0.01, "CER \(cer)")
+    }
+}
