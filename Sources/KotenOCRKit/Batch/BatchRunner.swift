@@ -1,6 +1,7 @@
 import Foundation
 
-/// One result of a page in one format.
+/// One result of a page in one format. For `pdf` of a multi-page input written to a folder, the page's part of
+/// the input's PDF (its hidden page file, `PageTask.pageFile`); the PDF itself is announced by `.documentWritten`.
 public struct RenderedResult: Sendable {
     public let format: ResultFormat
     public let data: Data
