@@ -16,25 +16,36 @@ public struct BatchPlan: Sendable {
     /// `<first-stem>_tei.xml` (`PageTask.outputFile`), after the first page this run reads. Not recorded in the
     /// manifest.
     public var runDocument: String? = nil
+    /// The output folder's lock (`OutputLock`), held while this plan exists: one writer per output folder (or
+    /// per shard).
+    package var lock: OutputLock? = nil
 
     /// Plans a batch over `paths` (files and directories) and `listed` (the lines of input lists, whose relative
     /// file paths keep their folders, see `InputCollector.collect`): expands directories, reads each
     /// input's page count from its header, applies `--pages`, refuses two inputs writing the same result, keeps
-    /// this shard's pages, creates the output directory, and checks every result file already there against
-    /// the manifest (resuming skips verified pages; a result the batch may not replace is an error). Removes
-    /// this shard's stale temporary files. Throws `BatchSetupError` before anything is written to a result.
+    /// this shard's pages, creates the output directory and locks it (`OutputLock`: a second writer is refused
+    /// at once), refuses symbolic links inside it where results or the manifest would go, and checks every
+    /// result file already there against the manifest (resuming skips verified pages; a result the batch may
+    /// not replace is an error). Removes this shard's stale temporary files. Throws `BatchSetupError` before
+    /// anything is written to a result.
     public static func prepare(_ paths: [String], listed: [String] = [],
                                options: BatchOptions) throws(BatchSetupError) -> BatchPlan {
-        let named = InputCollector.collect(paths, recursive: options.recursive)
-        let fromLists = InputCollector.collect(listed, recursive: options.recursive, keepingFolders: true)
+        try prepare(files: paths.map(FileSystemPath.init), listed: listed.map(FileSystemPath.init), options: options)
+    }
+
+    /// `prepare(_:listed:options:)` over paths as the file system holds them (a name that is not UTF-8 is read).
+    package static func prepare(files paths: [FileSystemPath], listed: [FileSystemPath] = [],
+                                options: BatchOptions) throws(BatchSetupError) -> BatchPlan {
+        let named = InputCollector.collect(files: paths, recursive: options.recursive)
+        let fromLists = InputCollector.collect(files: listed, recursive: options.recursive, keepingFolders: true)
         let collected = (inputs: named.inputs + fromLists.inputs, failures: named.failures + fromLists.failures)
         var failures = collected.failures
         var tasks: [PageTask] = []
-        var seen = Set<String>()
+        var seen = Set<[UInt8]>()
         for input in collected.inputs {
             let pages: [Int], pageCount: Int
             do {
-                pageCount = try ImageSource.pageCount(of: input.url, acceptsDamagedData: options.acceptDamagedImages)
+                pageCount = try ImageSource.pageCount(of: input.file, acceptsDamagedData: options.acceptDamagedImages)
                 if pageCount > 1, let selection = options.pages {
                     pages = try selection.pages(of: pageCount)
                 } else {
@@ -49,8 +60,9 @@ public struct BatchPlan: Sendable {
                 failures.append(BatchFailure(path: input.path, reason: reason(error), shardKey: "\(input.relativePath)#1"))
                 continue
             }
-            // The same file named twice (e.g. also inside a directory given) is read once.
-            guard seen.insert(input.url.standardizedFileURL.path + "\u{0}" + input.relativePath).inserted else { continue }
+            // The same file named twice (e.g. also inside a directory given) is read once; names are compared
+            // by their bytes, so the NFC and NFD spellings of a name are two files.
+            guard seen.insert(input.file.standardized.bytes + [0] + Array(input.relativePath.utf8)).inserted else { continue }
             tasks += pages.map { PageTask(input: input, page: $0, pageCount: pageCount) }
         }
         if options.outputDirectory != nil { try checkDistinctOutputs(tasks) }
@@ -63,19 +75,21 @@ public struct BatchPlan: Sendable {
                              runDocument: runDocument(tasks, options))
         }
         try createDirectory(outputDirectory)
+        let lock = try OutputLock.acquire(in: outputDirectory, shard: options.shard)
         let manifest = outputDirectory.appendingPathComponent(BatchManifest.fileName(shard: options.shard))
         do {
             _ = try BatchManifest.Writer(url: manifest)
         } catch {
             throw .outputDirectory(path: manifest.path, reason: "cannot write the batch manifest (\(reason(error)))")
         }
+        try checkNoLinks(tasks, options, in: outputDirectory)
         let records = BatchManifest.load(from: outputDirectory)
         var toRead: [PageTask] = []
         var alreadyDone = 0
         var blocked: [(path: String, owned: Bool)] = []
         for task in tasks {
             let files = options.pageFormats.map { task.outputFile($0) }
-            let record = records[task.key]
+            let record = records[BatchManifest.Key(task.key)]
             if options.resume, let record, isIntact(record, files: files, in: outputDirectory) {
                 alreadyDone += 1
                 continue
@@ -101,7 +115,19 @@ public struct BatchPlan: Sendable {
         let removed = AtomicFile.removeStaleTemporaries(
             for: tasks.flatMap { task in options.pageFormats.map { outputDirectory.appendingPathComponent(task.outputFile($0)) } })
         return BatchPlan(tasks: toRead, alreadyDone: alreadyDone, failures: failures, removedTemporaries: removed, manifest: manifest,
-                         runDocument: runDocument(toRead, options))
+                         runDocument: runDocument(toRead, options), lock: lock)
+    }
+
+    /// Throws `.outputDirectory` naming the first symbolic link where a result's folder or file would be (results
+    /// are never written through one; `PageCommit` checks again as it writes).
+    static func checkNoLinks(_ tasks: [PageTask], _ options: BatchOptions, in directory: URL) throws(BatchSetupError) {
+        var names = Set(tasks.flatMap { task in options.pageFormats.map { task.outputFile($0) } })
+        if let document = runDocument(tasks, options) { names.insert(document) }
+        do {
+            for name in names.sorted() { try OutputFolder.checkNoLinks(name, in: directory) }
+        } catch {
+            throw .outputDirectory(path: error.path, reason: error.reason)
+        }
     }
 
     /// The file of the run's document (`<first-stem>_tei.xml`) when a per-run format (`tei`) is asked for and
@@ -124,12 +150,13 @@ public struct BatchPlan: Sendable {
 
     /// Throws `.sameOutput` naming the first two inputs whose pages would write the same result.
     static func checkDistinctOutputs(_ tasks: [PageTask]) throws(BatchSetupError) {
-        var owners: [String: PageTask] = [:]
+        var owners: [[UInt8]: PageTask] = [:]
         for task in tasks {
-            if let other = owners[task.outputStem], other.input != task.input {
+            let stem = Array(task.outputStem.utf8)
+            if let other = owners[stem], other.input != task.input {
                 throw .sameOutput(first: other.input.path, second: task.input.path, output: task.outputStem + ".*")
             }
-            owners[task.outputStem] = task
+            owners[stem] = task
         }
     }
 
