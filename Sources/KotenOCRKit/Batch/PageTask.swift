@@ -38,7 +38,7 @@ public struct PageTask: Sendable, Equatable {
     /// `stem` when every format's file name made from it fits `nameLimit`; otherwise its first characters and
     /// `~` and the first 8 hex digits of the SHA-256 of the whole stem (`<head>~1a2b3c4d`), as long as fits.
     /// The same stem always gives the same name, so `--resume` finds it; the manifest records the files.
-    static func fitted(_ stem: String) -> String {
+    package static func fitted(_ stem: String) -> String {
         guard stem.utf8.count + longestEnding > nameLimit else { return stem }
         let hash = SHA256.hex(Data(stem.utf8)).prefix(8)
         let room = nameLimit - longestEnding - 1 - hash.count
