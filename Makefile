@@ -18,7 +18,7 @@ KOTEN_VARIANTS ?=
 RAPIDOCR_ARGS ?=
 SHELL := /bin/bash
 
-.PHONY: setup build run test architecture parity bench standins peers quality install uninstall check-package check-install clean
+.PHONY: setup build run test test-asan test-tsan fuzz architecture parity bench standins peers quality install uninstall check-package check-install clean
 
 setup:
 	@scripts/setup.sh
@@ -34,6 +34,25 @@ run: build
 test: setup architecture
 	$(SWIFT) test
 	@$(MAKE) --no-print-directory check-package check-install
+
+# The suite under AddressSanitizer with LeakSanitizer, and under ThreadSanitizer (docs/reliability.md), each in its
+# own build folder; the CLI children the tests start are built the same way and inherit the options. The
+# suppressions name the toolchain's own leaks and races only: a leak or a race of ours still fails the run.
+SANITIZERS := $(CURDIR)/scripts/sanitizers
+# handle_segv=0: a fault reaches the CLI's own crash record (tests/Diagnostics), as without the sanitizer.
+test-asan: setup
+	LSAN_OPTIONS=suppressions=$(SANITIZERS)/lsan.supp:print_suppressions=0 ASAN_OPTIONS=handle_segv=0 \
+	  $(SWIFT) test --sanitize=address --scratch-path .build/asan
+
+test-tsan: setup
+	TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:second_deadlock_stack=1 \
+	  $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
+
+# libFuzzer under AddressSanitizer, one entry point (docs/reliability.md, "Fuzzing"): make fuzz FUZZ_TARGET=pdf
+FUZZ_TARGET ?= image
+FUZZ_SECONDS ?= 600
+fuzz: setup
+	scripts/fuzz.sh $(FUZZ_TARGET) $(FUZZ_SECONDS)
 
 check-package: setup
 	scripts/check-package.sh

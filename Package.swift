@@ -51,6 +51,13 @@ let package = Package(
             dependencies: ["KotenOCRKit", "KotenOCRTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The fuzzing entry points (docs/reliability.md): built with `-sanitize=fuzzer -DFUZZING` by `make fuzz`,
+        // libFuzzer's main drives them; a plain build replays files through them. Not a product.
+        .executableTarget(
+            name: "koten-ocr-fuzz",
+            dependencies: ["KotenOCRKit"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "KotenOCRKitTests",
             dependencies: ["KotenOCRKit", "KotenOCRTestSupport"],

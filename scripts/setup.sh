@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # KotenOCR setup: installs everything the build, the CLI and the tests need, pinned and checked by sha256.
 # Idempotent: a second run verifies what is there and does nothing else.
-#   - Debian packages (libvips-dev, pkg-config, python3 venv/pip)    -> the system, via apt
+#   - Debian packages (libvips-dev, pkg-config, python3 venv/pip, time, unzip), pinned by major.minor -> the system, via apt
 #   - Noto CJK fonts (fonts-noto-cjk, pinned by version prefix)       -> the system, via apt (rendered test pages)
 #   - ONNX Runtime shared library from the PyPI wheel `onnxruntime`   -> .deps/onnxruntime/lib
 #   - ONNX Runtime C headers from Debian trixie's libonnxruntime-dev  -> .deps/onnxruntime/include
@@ -20,14 +20,15 @@ DL="$DEPS/downloads"
 mkdir -p "$DL"
 
 # ---- pins ------------------------------------------------------------------------------------------
-APT_PACKAGES=(
-  "libvips-dev=8.14.1-3+deb12u3"
-  "pkg-config=1.8.1-1"
-  "python3-venv=3.11.2-1+b1"
-  "python3-pip=23.0.1+dfsg-1"
-  "time=1.9-0.2"
-)
+# Debian packages are pinned by version prefix (major.minor), checked after install: Debian's security point
+# releases (8.14.1-3+deb12u3 -> +deb12u4) keep installing, a different libvips minor stops setup (issue 17).
 APT_PREFIX_PACKAGES=(
+  "libvips-dev=8.14."           # the decoders; docs/native-dependencies.md
+  "pkg-config=1.8."
+  "python3-venv=3.11."
+  "python3-pip=23.0."
+  "time=1.9-"                   # GNU time: the tests' peak-memory figures
+  "unzip=6.0-"                  # `koten-ocr models install x.zip`
   "fonts-noto-cjk=1:20220127"   # Noto Sans/Serif CJK JP: pages rendered by scripts/quality and the tests
   "qpdf=11.3."                  # the tests check searchable PDFs (qpdf --check)
   "poppler-utils=22.12."        # ... and read them back (pdftotext, pdfimages, pdftoppm)
@@ -58,18 +59,6 @@ verify() { sha_ok "$1" "$2" || die "sha256 mismatch for $1 (expected $2)"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else die "need root for: $*"; fi; }
 
 # ---- 1. Debian packages ------------------------------------------------------------------------------
-missing=()
-for spec in "${APT_PACKAGES[@]}"; do
-  name="${spec%%=*}"; want="${spec#*=}"
-  have="$(dpkg-query -W -f='${db:Status-Abbrev}${Version}' "$name" 2>/dev/null || true)"
-  [ "$have" = "ii $want" ] || missing+=("$spec")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  log "installing Debian packages: ${missing[*]}"
-  as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
-
 source "$ROOT/scripts/apt-by-prefix.sh"
 apt_by_prefix "${APT_PREFIX_PACKAGES[@]}"
 

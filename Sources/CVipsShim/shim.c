@@ -3,9 +3,36 @@
 #include <string.h>
 
 /* libvips reports per-tile warnings through GLib logging; failures reach us through the error buffer, so
- * the warnings would only add unreadable lines to stderr. */
+ * the warnings would only add unreadable lines to stderr. They are kept instead (as many as fit): some
+ * decoders give their real cause only as a warning (libpng's "IDAT: CRC error" before vipspng's generic
+ * "libpng read error"), and kv_take_warning() adds them to the message of the failure that follows. */
+static GMutex kv_warning_lock;
+static char kv_warning[512];
+
 static void kv_quiet_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
-    (void)domain; (void)level; (void)message; (void)data;
+    (void)domain; (void)data;
+    /* Only warnings; libvips' "error in tile x y" only says where, never why. */
+    if (!(level & G_LOG_LEVEL_WARNING) || !message || !*message || strncmp(message, "error in tile", 13) == 0) return;
+    g_mutex_lock(&kv_warning_lock);
+    size_t used = strlen(kv_warning), length = strlen(message);
+    if (used + length + 2 <= sizeof kv_warning) {  /* the first warnings are kept: they name the cause */
+        if (used) kv_warning[used++] = '\n';
+        memcpy(kv_warning + used, message, length + 1);
+    }
+    g_mutex_unlock(&kv_warning_lock);
+}
+
+size_t kv_take_warning(char *buf, size_t size) {
+    g_mutex_lock(&kv_warning_lock);
+    size_t n = strlen(kv_warning);
+    if (size > 0) {
+        if (n >= size) n = size - 1;
+        memcpy(buf, kv_warning, n);
+        buf[n] = 0;
+    }
+    kv_warning[0] = 0;
+    g_mutex_unlock(&kv_warning_lock);
+    return n;
 }
 
 int kv_init(const char *argv0, int concurrency) {
@@ -43,9 +70,10 @@ static int loader_is(const char *loader, const char *format) {
     return g_ascii_strncasecmp(loader, format, strlen(format)) == 0;
 }
 
+/* Loaders whose pages are pages of a document. GIF and WebP are not among them: their frames are an
+ * animation, and the first frame (libvips' default) is the page. */
 int kv_loader_is_paged(const char *loader) {
-    return loader_is(loader, "tiff") || loader_is(loader, "pdf") || loader_is(loader, "gif") ||
-           loader_is(loader, "nsgif") || loader_is(loader, "heif") || loader_is(loader, "webp");
+    return loader_is(loader, "tiff") || loader_is(loader, "pdf") || loader_is(loader, "heif");
 }
 
 static int64_t le32(const unsigned char *p) {

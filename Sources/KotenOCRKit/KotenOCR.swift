@@ -48,6 +48,15 @@ public final class KotenOCR: @unchecked Sendable {
         }
     }
 
+    /// Opens page `page` (0-based) of the file at `file`, a path as the file system holds it (named
+    /// `file.display`), as `open(_:page:)` does.
+    package func open(file: FileSystemPath, page: Int = 0) throws -> ImageSource {
+        try recordingFailure(name: file.display, page: page) {
+            try ImageSource(file: file, page: page, pdfDPI: configuration.pdfDPI, maxPixels: configuration.maxPixels,
+                            acceptsDamagedData: configuration.acceptDamagedImages)
+        }
+    }
+
     /// Opens page `page` (0-based) of an encoded image in memory (the bytes of a JPEG, PNG, TIFF, PDF, ...
     /// file; copied once), named `name` in results and errors, with the configured pixel limit, PDF resolution
     /// and damaged-data rule. Throws `ImageError` (recorded as a failed page in `diagnostics`).

@@ -81,11 +81,11 @@ enum CLI {
 
     /// Plans the batch (inputs, pages, names, shard, resume) and reads it. Returns the exit status.
     private static func runBatch(_ arguments: Arguments, engine: KotenOCR, outputDir: URL?, formats: [ResultFormat]) async -> Int32 {
-        var listed: [String] = []
+        var listed: [FileSystemPath] = []
         if let list = arguments.inputList {
             do {
                 let data = list == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: list))
-                listed = InputCollector.paths(inList: String(decoding: data, as: UTF8.self))
+                listed = InputCollector.paths(inList: data)
             } catch {
                 stderrLine("koten-ocr: \(list): cannot read the input list")
                 return 2
@@ -97,7 +97,7 @@ enum CLI {
         options.acceptDamagedImages = arguments.acceptDamagedImages
         let plan: BatchPlan
         do {
-            plan = try BatchPlan.prepare(arguments.inputs, listed: listed, options: options)
+            plan = try BatchPlan.prepare(files: RawArguments.paths(arguments.inputs), listed: listed, options: options)
         } catch {
             stderrLine("koten-ocr: \(error)")
             return 2

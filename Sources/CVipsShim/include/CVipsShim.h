@@ -11,6 +11,8 @@ typedef struct _VipsImage VipsImage;
 int kv_init(const char *argv0, int concurrency);
 /// Copies and clears libvips' error buffer into `buf` (always NUL-terminated). Returns the length.
 size_t kv_last_error(char *buf, size_t size);
+/* The warnings libvips logged since the previous call, one a line (empty if none), then forgotten; size 0 only forgets. */
+size_t kv_take_warning(char *buf, size_t size);
 
 /// What to open: a file (`path`), or encoded image bytes in memory (`path` NULL, `data`, `size`), which must stay
 /// alive and unchanged as long as any image opened from them.

@@ -46,6 +46,8 @@ public enum BatchSetupError: Error, Equatable, CustomStringConvertible {
     case outputExists(path: String, reason: String, hint: String, more: Int)
     /// The output directory cannot be created or used.
     case outputDirectory(path: String, reason: String)
+    /// Another process is writing to the output directory (or to this shard of it): `holders` are its process ids.
+    case outputInUse(path: String, holders: [Int32])
 
     public var description: String {
         switch self {
@@ -55,6 +57,9 @@ public enum BatchSetupError: Error, Equatable, CustomStringConvertible {
             return "\(path): \(reason)" + (more > 0 ? ", and so \(more == 1 ? "does 1 more result file" : "do \(more) more result files")" : "")
                 + " (\(hint))"
         case .outputDirectory(let path, let reason): return "\(path): \(reason)"
+        case .outputInUse(let path, let holders):
+            let who = holders.isEmpty ? "another process" : "another process (pid \(holders.map(String.init).joined(separator: ", ")))"
+            return "\(path): output folder in use: \(who) is writing a batch to it (wait for it to end, or write to another folder)"
         }
     }
 }

@@ -31,8 +31,8 @@ public enum BatchEvent: Sendable {
 
 /// Reads a planned batch one page at a time with an engine; a failing page is reported and the batch goes on.
 ///
-/// With an output directory every result is written to a temporary file and renamed (`AtomicFile`), and the
-/// page is recorded in the manifest (`BatchManifest`: `started` before, `done` with SHA-256s after), so a
+/// With an output directory a page's results are committed together, all or none (`PageCommit`: temporary
+/// files, then renames, never through a symbolic link), and the page is recorded in the manifest (`BatchManifest`: `started` before, `done` with SHA-256s after), so a
 /// kill at any instant leaves only complete results and a resumable manifest. Cancelling the task stops the
 /// batch between pages, or within a page between model runs: the pages read stay recorded, the page cut
 /// off has a `started` line only and is read again by a `--resume` run.
@@ -90,7 +90,6 @@ public struct BatchRunner: Sendable {
         if let url = plan.manifest {
             do { manifest = try BatchManifest.Writer(url: url) } catch { manifestError = "\(url.path): \(BatchPlan.reason(error))" }
         }
-        var folders = Set<String>()
         let runFormat = plan.runDocument == nil ? nil : options.runFormat
         var document: (any RunDocument)?
         let lastTaskOfDocument = InputDocuments.lastTasks(plan)
@@ -101,7 +100,7 @@ public struct BatchRunner: Sendable {
                 if let manifestError { throw ManifestUnavailable(description: "cannot write the batch manifest \(manifestError)") }
                 let before = progress
                 let (page, results) = try await LineProgress.observing({ onEvent(.linesRead(task, $0, before)) }) {
-                    try await read(task, manifest: manifest, folders: &folders)
+                    try await read(task, manifest: manifest)
                 }
                 if let runFormat { try Self.add(page, in: runFormat, to: &document) }
                 progress.read += 1
@@ -128,7 +127,9 @@ public struct BatchRunner: Sendable {
             do {
                 let data = document.render()
                 let file = options.outputDirectory?.appendingPathComponent(name)
-                if let file { try PipelineStage.write.measure { try AtomicFile.write(data, to: file) } }
+                if let directory = options.outputDirectory {
+                    try PipelineStage.write.measure { try PageCommit.commit([.init(name: name, data: data)], in: directory) }
+                }
                 onEvent(.runRead(RenderedResult(format: runFormat, data: data, file: file), progress))
             } catch {
                 progress.failures += 1
@@ -153,43 +154,33 @@ public struct BatchRunner: Sendable {
 
     private struct ManifestUnavailable: Error, CustomStringConvertible { let description: String }
 
-    private func read(_ task: PageTask, manifest: BatchManifest.Writer?,
-                      folders: inout Set<String>) async throws -> (PageResult, [RenderedResult]) {
+    private func read(_ task: PageTask, manifest: BatchManifest.Writer?) async throws -> (PageResult, [RenderedResult]) {
         let record = { (state: BatchManifest.Record.State, outputs: [BatchManifest.Record.Output]) in
             BatchManifest.Record(state: state, input: task.input.path, key: task.key, page: task.page + 1, outputs: outputs)
         }
         try manifest?.append(record(.started, options.pageFormats.map { .init(file: task.pageFile($0), sha256: nil) }))
-        let source = try engine.open(task.input.url, page: task.page)
+        let source = try engine.open(file: task.input.file, page: task.page)
         let page = try await engine.read(source)
-        return (page, try PipelineStage.write.measure {
-            try write(page, source, task, manifest: manifest, folders: &folders, record: record)
-        })
+        return (page, try PipelineStage.write.measure { try write(page, source, task, manifest: manifest, record: record) })
     }
 
+    /// Renders the page in every format and, with an output directory, commits its files together
+    /// (`PageCommit`: all or none), then records them `done`. A multi-page input's `pdf` page goes to its hidden
+    /// page file (`PageTask.pageFile`) until `InputDocuments.write` joins them.
     private func write(_ page: PageResult, _ source: ImageSource, _ task: PageTask, manifest: BatchManifest.Writer?,
-                       folders: inout Set<String>,
                        record: (BatchManifest.Record.State, [BatchManifest.Record.Output]) -> BatchManifest.Record) throws -> [RenderedResult] {
-        var results: [RenderedResult] = []
-        for format in options.pageFormats {
-            let data: Data
+        let rendered = try options.pageFormats.map { format in
             if options.outputDirectory != nil && task.waitsForInput(format) {
-                data = try SearchablePDF.pageFile(SearchablePDF.page(page, image: source))
-            } else {
-                data = options.outputDirectory == nil ? try format.renderForStream(page, image: source)
-                    : try format.render(page, image: source)
+                return (format, try SearchablePDF.pageFile(SearchablePDF.page(page, image: source)))
             }
-            var file: URL?
-            if let directory = options.outputDirectory {
-                let target = directory.appendingPathComponent(task.pageFile(format))
-                let folder = target.deletingLastPathComponent()
-                if folders.insert(folder.path).inserted {
-                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                }
-                try AtomicFile.write(data, to: target)
-                file = target
-            }
-            results.append(RenderedResult(format: format, data: data, file: file))
+            return (format, options.outputDirectory == nil ? try format.renderForStream(page, image: source)
+                        : try format.render(page, image: source))
         }
+        guard let directory = options.outputDirectory else {
+            return rendered.map { RenderedResult(format: $0.0, data: $0.1, file: nil) }
+        }
+        try PageCommit.commit(rendered.map { .init(name: task.pageFile($0.0), data: $0.1) }, in: directory)
+        let results = rendered.map { RenderedResult(format: $0.0, data: $0.1, file: directory.appendingPathComponent(task.pageFile($0.0))) }
         try manifest?.append(record(.done, results.map { .init(file: task.pageFile($0.format), sha256: SHA256.hex($0.data)) }))
         return results
     }

@@ -36,15 +36,15 @@ public struct InputDocument: Sendable, Equatable {
 
     /// Whether `records` (`BatchManifest.load`) hold a `done` record of the document whose file is intact in
     /// `directory` (its SHA-256 as recorded).
-    public func isWritten(_ records: [String: BatchManifest.Record], in directory: URL) -> Bool {
-        guard let record = records[key] else { return false }
+    public func isWritten(_ records: [BatchManifest.Key: BatchManifest.Record], in directory: URL) -> Bool {
+        guard let record = records[BatchManifest.Key(key)] else { return false }
         return BatchPlan.isIntact(record, files: [file], in: directory)
     }
 
     /// Whether every page has a `done` record listing its page file, and the file is there.
-    func pagesAreDone(_ records: [String: BatchManifest.Record], in directory: URL) -> Bool {
+    func pagesAreDone(_ records: [BatchManifest.Key: BatchManifest.Record], in directory: URL) -> Bool {
         zip(pageKeys, pageFiles).allSatisfy { key, file in
-            guard let record = records[key], record.state == .done, record.outputs.contains(where: { $0.file == file }) else {
+            guard let record = records[BatchManifest.Key(key)], record.state == .done, record.outputs.contains(where: { $0.file == file }) else {
                 return false
             }
             return FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path)
@@ -81,7 +81,7 @@ enum InputDocuments {
         }
         guard document.pagesAreDone(records, in: directory) else {
             if options.shard == nil {
-                let missing = zip(document.pages, document.pageKeys).filter { records[$0.1]?.state != .done }.map { String($0.0 + 1) }
+                let missing = zip(document.pages, document.pageKeys).filter { records[BatchManifest.Key($0.1)]?.state != .done }.map { String($0.0 + 1) }
                 fail("page\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) not read")
             }
             return

@@ -5,20 +5,24 @@ import Foundation
 /// (copied once, pinned), or 8-bit pixels in memory (packed once, pinned). Every image opened from memory
 /// keeps its bytes alive (`VipsHandle.owner`).
 enum ImageOrigin: Sendable {
-    case file(String)
+    case file(FileSystemPath)
     case encoded(PinnedBytes)
     case pixels(PinnedBytes, width: Int, height: Int, bands: Int)
 
     /// The libvips loader type name ("VipsForeignLoadPngFile", "VipsForeignLoadJpegBuffer"), after checking that
-    /// a file exists and is not empty. Throws `ImageError.notFound`, `.empty`, `.unsupportedFormat` naming `name`.
+    /// a file is a regular file that can be read and is not empty (it is opened without blocking, and only a
+    /// regular file is handed to libvips: never a FIFO or a device). Throws `ImageError.notFound`, `.unreadable`
+    /// (device, FIFO, socket, link loop, dangling link, permission), `.empty`, `.unsupportedFormat` naming `name`.
     func loader(name: String) throws -> String {
         if case .file(let path) = self {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                throw ImageError.notFound(path: name)
+            let opened: (descriptor: Int32, size: Int64)
+            do {
+                opened = try FileKind.openRegular(path)
+            } catch {
+                throw error.missing ? ImageError.notFound(path: name) : ImageError.unreadable(path: name, reason: error.reason)
             }
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-            if size == 0 { throw ImageError.empty(path: name) }
+            close(opened.descriptor)
+            if opened.size == 0 { throw ImageError.empty(path: name) }
         }
         guard case .pixels = self else {
             guard let loader = withInput({ kv_loader($0) }) else {
@@ -42,6 +46,7 @@ enum ImageOrigin: Sendable {
     func open(name: String, page: Int, shrink: Int, dpi: Double, strict: Bool) throws -> VipsHandle {
         var out: OpaquePointer?
         let status: Int32
+        Vips.forgetWarning()
         switch self {
         case .pixels(let bytes, let width, let height, let bands):
             status = kv_open_pixels(bytes.base, bytes.count, Int32(width), Int32(height), Int32(bands), &out)

@@ -15,10 +15,10 @@ extension ImageSource {
     /// Whether the source is a JPEG (libvips' `jpegload`).
     package var isJPEG: Bool { loader == "jpegload" }
 
-    /// Whether the file at `url` is a JPEG, from its first bytes (false for anything unreadable).
-    package static func isJPEG(at url: URL) -> Bool {
+    /// Whether `file` is a JPEG, from its first bytes (false for anything unreadable).
+    package static func isJPEG(at file: FileSystemPath) -> Bool {
         Vips.start()
-        return (try? ImageOrigin.file(url.path).loader(name: url.path))?.hasPrefix("VipsForeignLoadJpeg") ?? false
+        return (try? ImageOrigin.file(file).loader(name: file.display))?.hasPrefix("VipsForeignLoadJpeg") ?? false
     }
 
     /// The bytes of the file or of the encoded image in memory, as they are; nil for pixels in memory.
@@ -26,7 +26,10 @@ extension ImageSource {
     package func sourceBytes() throws -> Data? {
         switch origin {
         case .file(let path):
-            do { return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) } catch {
+            do {
+                let opened = try FileKind.openRegular(path)
+                return try FileHandle(fileDescriptor: opened.descriptor, closeOnDealloc: true).readToEnd() ?? Data()
+            } catch {
                 throw ImageError.notFound(path: name)
             }
         case .encoded(let bytes):

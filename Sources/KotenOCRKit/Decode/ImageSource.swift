@@ -7,6 +7,8 @@ import Foundation
 ///
 /// Formats: whatever Debian's libvips 8.14 reads — JPEG, PNG (8/16-bit, grey, alpha, palette), TIFF
 /// (multi-page, 1-bit), WebP, GIF, HEIC, JPEG 2000, BMP (via the magick loader), PDF (rendered at `pdfDPI`).
+/// Pages are TIFF pages, PDF pages and HEIF images; an animated GIF or WebP is one page, its first frame (its
+/// frames are moments of one picture, not pages: a 3000-frame GIF is not 3000 pages, issue 17).
 /// The pixel limit is checked on the header before any pixel buffer exists, for every format (BMP's header
 /// is read by `kv_bmp_size`, as ImageMagick would decode the image to learn its size).
 /// Sizes are upright: the EXIF orientation is applied (a deliberate deviation from NDL's reference, which
@@ -47,8 +49,16 @@ public struct ImageSource: Sendable {
     /// too many pixels, no such page.
     public init(url: URL, page: Int = 0, pdfDPI: Double = 300, maxPixels: Int = ImageSource.defaultMaxPixels,
                 acceptsDamagedData: Bool = false) throws {
-        try self.init(encoded: .file(url.path), url: url, name: url.path, page: page, pdfDPI: pdfDPI, maxPixels: maxPixels,
-                      acceptsDamagedData: acceptsDamagedData)
+        try self.init(encoded: .file(FileSystemPath(url.path)), url: url, name: url.path, page: page, pdfDPI: pdfDPI,
+                      maxPixels: maxPixels, acceptsDamagedData: acceptsDamagedData)
+    }
+
+    /// Opens the file at `file`, a path as the file system holds it (a name that is not UTF-8 is opened by its
+    /// bytes), named `file.display` in results and errors. As `init(url:)` otherwise.
+    package init(file: FileSystemPath, page: Int = 0, pdfDPI: Double = 300, maxPixels: Int = ImageSource.defaultMaxPixels,
+                 acceptsDamagedData: Bool = false) throws {
+        try self.init(encoded: .file(file), url: URL(fileURLWithPath: file.display), name: file.display, page: page,
+                      pdfDPI: pdfDPI, maxPixels: maxPixels, acceptsDamagedData: acceptsDamagedData)
     }
 
     /// Opens an encoded image held in memory — the bytes of a JPEG, PNG, TIFF, PDF, ... file (header only).
@@ -148,11 +158,16 @@ public struct ImageSource: Sendable {
     /// size limit applies here; each page is checked when it is opened. Throws `ImageError` naming the file:
     /// not found, empty, not an image, corrupt (unless `acceptsDamagedData`).
     public static func pageCount(of url: URL, acceptsDamagedData: Bool = false) throws -> Int {
+        try pageCount(of: FileSystemPath(url.path), acceptsDamagedData: acceptsDamagedData)
+    }
+
+    /// `pageCount(of:acceptsDamagedData:)` of a path as the file system holds it, named `file.display` in errors.
+    package static func pageCount(of file: FileSystemPath, acceptsDamagedData: Bool = false) throws -> Int {
         Vips.start()
-        let origin = ImageOrigin.file(url.path)
-        let loaderName = try origin.loader(name: url.path)
+        let origin = ImageOrigin.file(file)
+        let loaderName = try origin.loader(name: file.display)
         guard kv_loader_is_paged(loaderName) != 0 else { return 1 }
-        let handle = try origin.open(name: url.path, page: 0, shrink: 1, dpi: 72, strict: !acceptsDamagedData)
+        let handle = try origin.open(name: file.display, page: 0, shrink: 1, dpi: 72, strict: !acceptsDamagedData)
         return Int(kv_n_pages(handle.pointer))
     }
 
@@ -209,11 +224,15 @@ public struct ImageSource: Sendable {
 
     static func classify(path: String, message: String) -> ImageError {
         let lower = message.lowercased()
-        if lower.contains("corrupt") { return .corrupt(path: path, detail: message) }
+        if lower.contains("corrupt") || lower.contains("crc error") || lower.contains("bad crc") || lower.contains("checksum") {
+            return .corrupt(path: path, detail: message)
+        }
         if lower.contains("truncat") || lower.contains("premature end") || lower.contains("unexpected end")
-            || lower.contains("read error") || lower.contains("short read") {
+            || lower.contains("short read") || lower.contains("not enough data") || lower.contains("not enough image data") {
             return .truncated(path: path, detail: message)
         }
+        // "libpng read error" alone says only that libpng stopped; its warning, when there is one, said why.
+        if lower.contains("read error"), !lower.contains(";") { return .truncated(path: path, detail: message) }
         if lower.contains("not a known file format") { return .unsupportedFormat(path: path) }
         return .corrupt(path: path, detail: message)
     }

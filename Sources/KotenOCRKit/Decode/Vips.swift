@@ -8,19 +8,30 @@ package enum Vips {
         kv_init(CommandLine.arguments.first ?? "koten-ocr", 1) == 0
     }()
 
+    /// Forgets libvips' last warning, so that the next failure's message carries only its own.
+    package static func forgetWarning() { _ = kv_take_warning(nil, 0) }
+
     /// Starts libvips if needed. Returns false if it could not start.
     @discardableResult
     package static func start() -> Bool { started }
 
-    /// The last libvips error as one line (libvips may leave it empty: a fallback is given).
-    package static func lastError(fallback: String) -> String {
+    /// The last libvips error as one short line (libvips may leave it empty: a fallback is given). Each of
+    /// libvips' lines appears once (its loaders may repeat one cause many times), and the line is cut at
+    /// `maxLength` characters.
+    /// A decoder's warning logged before the failure (libpng's "IDAT: CRC error") comes first: it is the cause.
+    package static func lastError(fallback: String, maxLength: Int = 300) -> String {
         var buf = [CChar](repeating: 0, count: 2048)
         let n = kv_last_error(&buf, buf.count)
+        var warningBuffer = [CChar](repeating: 0, count: 512)
+        let w = kv_take_warning(&warningBuffer, warningBuffer.count)
+        let warning = String(decoding: warningBuffer.prefix(w).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let bytes = buf.prefix(n).map { UInt8(bitPattern: $0) }
-        let text = String(decoding: bytes, as: UTF8.self)
+        var seen = Set<String>()
+        let text = (warning + "\n" + String(decoding: bytes, as: UTF8.self))
             .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }.joined(separator: "; ")
-        return text.isEmpty ? fallback : text
+            .filter { !$0.isEmpty && seen.insert($0).inserted }.joined(separator: "; ")
+        guard !text.isEmpty else { return fallback }
+        return text.count > maxLength ? String(text.prefix(maxLength - 1)) + "…" : text
     }
 }
 

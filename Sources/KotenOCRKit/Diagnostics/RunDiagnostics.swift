@@ -216,7 +216,7 @@ public final class RunDiagnostics: @unchecked Sendable {
         if ownsProcessState { ProcessRunState.end(removeMarker: true) }
         hooks?.atFinish()
         if let saveError {
-            throw DiagnosticsError.saveFailed(path: store?.directory.path ?? "", reason: "\(saveError)", payload: payload)
+            throw DiagnosticsError.saveFailed(path: store?.directory.path ?? "", reason: ErrorText.line(saveError), payload: payload)
         }
         return payload
     }

@@ -95,9 +95,9 @@ struct CancellationTests {
         if case .failure(let error) = outcome { #expect(error is CancellationError, "\(error)") }
         let cut = root.appendingPathComponent("cut")
         let records = BatchManifest.load(from: cut)
-        #expect(records[plan.tasks[0].key]?.state == .done)
-        #expect(records[second.key]?.state == .started)
-        #expect(records[plan.tasks[2].key] == nil)
+        #expect(records[BatchManifest.Key(plan.tasks[0].key)]?.state == .done)
+        #expect(records[BatchManifest.Key(second.key)]?.state == .started)
+        #expect(records[BatchManifest.Key(plan.tasks[2].key)] == nil)
         #expect(try BatchFixtures.snapshot(cut).keys.sorted() == ["a.json", "a.txt"])
 
         // Resumed: the first page is kept, the others read; the folder equals the uncancelled one.
