@@ -45,4 +45,26 @@ struct ImageOrientationTests {
             }
         }
     }
+
+    /// The page as the formats show it (pdf, viz, html: `displayImage`) is upright too, at full size and scaled
+    /// down: orientations 3 and 4 were refused there as "out of order read" by a top-to-bottom decoder.
+    @Test("every orientation is shown upright by the formats' page image", arguments: 1...8)
+    func displayedUpright(orientation: Int) throws {
+        let dir = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try ImageSource(url: try Self.stored(orientation: orientation, in: dir))
+        let expected = try #require(Self.corner[orientation])
+        for maxSide in [nil, 750] {
+            let handle = try source.displayImage(maxSide: maxSide)
+            #expect(handle.bands == 3)
+            let image = RGBImage(uncheckedWidth: handle.width, height: handle.height,
+                                 pixels: try handle.readPixels { ImageError.corrupt(path: "o\(orientation)", detail: $0) })
+            #expect(image.width * source.height == image.height * source.width)
+            for (fx, fy) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
+                let black = (fx > 0.5) == expected.right && (fy > 0.5) == expected.bottom
+                #expect(Self.isDark(image, fx: fx, fy: fy) == black,
+                        "orientation \(orientation), \(image.width)×\(image.height): (\(fx), \(fy)) should be \(black ? "black" : "white")")
+            }
+        }
+    }
 }

@@ -5,7 +5,7 @@ import Testing
 @Suite("Detector tiles: a map too large for one run is read in tiles, stitched, and said so", .serialized)
 struct DetectorTilingTests {
     static func detector(bound: Int?) throws -> DBDetector {
-        var d = DBDetector(model: PPOCRModelFiles(files: try TestPaths.ppocrModels().files(for: .ppocr)).detector, maxSide: 1920)
+        var d = DBDetector(model: PPOCRModelFiles(directory: try TestPaths.ppocrModels().directory(for: .ppocr)).detector, maxSide: 1920)
         d.runElementsBound = bound
         return d
     }

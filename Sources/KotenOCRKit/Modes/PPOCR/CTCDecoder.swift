@@ -1,6 +1,6 @@
 import Foundation
 
-/// Greedy CTC decoding of PP-OCR's recogniser output (reference-pipelines.md §4 step 4): arg-max at each
+/// Greedy CTC decoding of PP-OCR's recogniser output (docs/reference-pipelines.md §4, "Step 4"): arg-max at each
 /// step, repeats collapsed, blanks (class 0) dropped; each kept character carries its step's probability.
 ///
 /// Spaces: the model often spreads a space between two words over several steps none of which it wins
