@@ -180,7 +180,8 @@ struct Arguments {
                                ppocr: skip the 0°/180° line classifier
           --min-line-confidence X
                                ppocr: lines read with a confidence under X (0 to 1, default 0.5) are left
-                               out of the text and flagged "lowConfidence" in the JSON; 0 keeps every line
+                               out of every format but json, where they are flagged "lowConfidence";
+                               0 keeps every line
       -r, --recursive          read directories' subfolders too (hidden files and folders are skipped)
           --input-list FILE    read input paths from FILE, one per line ('-' = standard input;
                                blank lines and lines starting with # are ignored; a relative path

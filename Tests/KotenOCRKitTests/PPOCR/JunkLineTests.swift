@@ -38,6 +38,11 @@ struct JunkLineTests {
         #expect(page.lines.map(\.readingOrder) == [0, 1])
         #expect(page.text == "本文")
         #expect(String(decoding: try ResultFormat.txt.render(page), as: UTF8.self) == "本文\n")
+        // The formats other tools load hold the text lines too: the flagged line is in the JSON only.
+        let hocr = String(decoding: try ResultFormat.hocr.render(page), as: UTF8.self)
+        #expect(hocr.components(separatedBy: "class=\"ocr_line\"").count == 2 && hocr.contains("本文"), "\(hocr)")
+        let alto = String(decoding: try ResultFormat.alto.render(page), as: UTF8.self)
+        #expect(alto.components(separatedBy: "<TextLine ").count == 2, "\(alto)")
         let json = String(decoding: try ResultFormat.json.render(page), as: UTF8.self)
         #expect(json.contains("\"lowConfidence\" : true"))
         #expect(json.components(separatedBy: "lowConfidence").count == 2, "only the flagged line carries the key")
