@@ -58,6 +58,8 @@ enum CLI {
                                       ppocrOrientationClassifier: arguments.orientationClassifier,
                                       pdfDPI: Double(arguments.pdfDPI))
         config.acceptDamagedImages = arguments.acceptDamagedImages
+        config.readingOrder = arguments.readingOrder
+        config.pageRotation = arguments.pageRotation
         let diagnostics = DiagnosticsCommand.begin(arguments)
         let engine: KotenOCR
         do {
@@ -87,9 +89,10 @@ enum CLI {
                 return 2
             }
         }
-        let options = BatchOptions(outputDirectory: outputDir, formats: formats, recursive: arguments.recursive,
+        var options = BatchOptions(outputDirectory: outputDir, formats: formats, recursive: arguments.recursive,
                                    pages: arguments.pages, shard: arguments.shard, resume: arguments.resume,
                                    overwrite: arguments.overwrite)
+        options.ruby = arguments.ruby
         let plan: BatchPlan
         do {
             plan = try BatchPlan.prepare(arguments.inputs, listed: listed, options: options)

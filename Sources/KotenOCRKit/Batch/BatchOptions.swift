@@ -16,6 +16,8 @@ public struct BatchOptions: Sendable {
     public var resume: Bool
     /// Replace result files that already exist.
     public var overwrite: Bool
+    /// How text results show ruby lines (default: left out).
+    public var ruby: RubyStyle = .drop
 
     public init(outputDirectory: URL? = nil, formats: [ResultFormat], recursive: Bool = false, pages: PageSelection? = nil,
                 shard: Shard? = nil, resume: Bool = false, overwrite: Bool = false) {

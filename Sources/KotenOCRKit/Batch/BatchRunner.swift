@@ -102,7 +102,8 @@ public struct BatchRunner: Sendable {
                        record: (BatchManifest.Record.State, [BatchManifest.Record.Output]) -> BatchManifest.Record) throws -> [RenderedResult] {
         var results: [RenderedResult] = []
         for format in options.pageFormats {
-            let data = options.outputDirectory == nil ? try format.renderForStream(page) : try format.render(page)
+            let data = options.outputDirectory == nil ? try format.renderForStream(page, ruby: options.ruby)
+                : try format.render(page, ruby: options.ruby)
             var file: URL?
             if let directory = options.outputDirectory {
                 let target = directory.appendingPathComponent(task.outputFile(format))

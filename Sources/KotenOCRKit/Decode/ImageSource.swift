@@ -20,9 +20,12 @@ public struct ImageSource: Sendable {
     public let page: Int
     /// Number of pages in the file (1 for single-page formats).
     public let pageCount: Int
-    /// Upright size in pixels (after EXIF orientation).
-    public let width: Int
-    public let height: Int
+    /// Upright size in pixels (after EXIF orientation and `turn`).
+    public private(set) var width: Int
+    public private(set) var height: Int
+    /// How the page (EXIF orientation applied) is turned from upright; every decode turns it back
+    /// (`turnedUpright(from:)`). `.upright` unless set.
+    public private(set) var turn: PageRotation = .upright
     /// EXIF orientation tag 1–8 of the file (1 when absent).
     public let orientation: Int
     /// The libvips loader, e.g. "jpegload".
@@ -77,13 +80,18 @@ public struct ImageSource: Sendable {
     /// without compositing as the reference's Pillow `convert('RGB')` does, 16-bit scaled down).
     /// Throws `ImageError.truncated` / `.corrupt` naming the file.
     public func decode() throws -> RGBImage {
-        try decode(shrink: 1)
+        guard turn == .upright else { return turn.upright(try unturned.decode()) }
+        return try decode(shrink: 1)
     }
 
     /// Decodes the page for a target of `width`×`height` (upright): JPEGs are decoded with the largest
     /// shrink-on-load factor (1, 2, 4, 8) that keeps both sides at least the target; other formats at full
     /// size. Then resized to exactly `width`×`height` by libvips (`kernel`). No padded buffer exists.
     public func decode(fitting width: Int, _ height: Int, kernel: ResizeKernel = .linear) throws -> RGBImage {
+        guard turn == .upright else {
+            let size = turn.uprightSize(width: width, height: height)  // the same swap takes it back
+            return turn.upright(try unturned.decode(fitting: size.width, size.height, kernel: kernel))
+        }
         let shrink = Self.shrinkFactor(from: (self.width, self.height), to: (width, height), loader: loader)
         let handle = try uprightHandle(shrink: shrink)
         let resized = try handle.apply(describe) { img, out in
@@ -104,7 +112,11 @@ public struct ImageSource: Sendable {
     /// Decodes at reduced size with the largest shrink-on-load factor that keeps both sides at least
     /// `minWidth`×`minHeight` (JPEG only; full size otherwise). Used where exact resampling follows.
     public func decode(atLeast minWidth: Int, _ minHeight: Int) throws -> RGBImage {
-        try decode(shrink: Self.shrinkFactor(from: (width, height), to: (minWidth, minHeight), loader: loader))
+        guard turn == .upright else {
+            let size = turn.uprightSize(width: minWidth, height: minHeight)
+            return turn.upright(try unturned.decode(atLeast: size.width, size.height))
+        }
+        return try decode(shrink: Self.shrinkFactor(from: (width, height), to: (minWidth, minHeight), loader: loader))
     }
 
     public enum ResizeKernel: Int32, Sendable { case nearest = 0, linear = 1, cubic = 2, lanczos3 = 3 }
@@ -189,5 +201,26 @@ extension RGBImage {
                 pixels[d] = image.pixels[s]; pixels[d + 1] = image.pixels[s + 1]; pixels[d + 2] = image.pixels[s + 2]
             }
         }
+    }
+}
+
+extension ImageSource {
+    /// This page read turned back from `rotation` (how the page, EXIF orientation applied, is turned from
+    /// upright): every decode gives the upright page (turned in memory after decoding, one extra copy of the
+    /// decoded image while it turns) and `width`/`height` are its size. Used when a rotation is given
+    /// (`OCRConfiguration.pageRotation`) in the modes whose detectors need an upright page.
+    public func turnedUpright(from rotation: PageRotation) -> ImageSource {
+        var turned = unturned
+        turned.turn = rotation
+        (turned.width, turned.height) = rotation.uprightSize(width: turned.width, height: turned.height)
+        return turned
+    }
+
+    /// The page as given (EXIF orientation applied), not turned.
+    fileprivate var unturned: ImageSource {
+        var page = self
+        (page.width, page.height) = turn.uprightSize(width: width, height: height)
+        page.turn = .upright
+        return page
     }
 }

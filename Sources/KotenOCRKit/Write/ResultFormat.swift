@@ -7,7 +7,8 @@ import Foundation
 /// (koten only), one document for all pages (`TEIRun`).
 public enum ResultFormat: String, Sendable, CaseIterable {
     /// Plain text, lines in reading order (`<stem>.txt`). For `ndl`/`koten` pages exactly the reference's
-    /// TXT (strings joined with "\n", no final newline); otherwise with a final newline.
+    /// TXT (strings joined with "\n", no final newline); otherwise with a final newline, ruby as `RubyStyle` says
+    /// (default: left out).
     case txt
     /// The engine's JSON result (`<stem>.json`, docs/json-schema.md).
     case json
@@ -37,18 +38,19 @@ public enum ResultFormat: String, Sendable, CaseIterable {
 
     /// The bytes of `page` for a stream of pages on standard output: `json` as one compact line (JSON Lines, one
     /// object per page); other formats as `render`. Throws as `render`.
-    public func renderForStream(_ page: PageResult) throws -> Data {
-        guard self == .json else { return try render(page) }
+    public func renderForStream(_ page: PageResult, ruby: RubyStyle = .drop) throws -> Data {
+        guard self == .json else { return try render(page, ruby: ruby) }
         return try ResultJSON.encodeLine(page)
     }
 
     /// The bytes of `page` in this format. Throws `ResultFormatError` for a reference format of a page
-    /// without a reference tree (`ppocr`, or a result decoded from JSON) and for `tei` (see `TEIRun`).
-    public func render(_ page: PageResult) throws -> Data {
+    /// without a reference tree (`ppocr`, or a result decoded from JSON) and for `tei` (see `TEIRun`). `ruby`: how
+    /// `txt` shows ruby lines (`PageResult.text(ruby:)`).
+    public func render(_ page: PageResult, ruby: RubyStyle = .drop) throws -> Data {
         switch self {
         case .txt:
             if let reference = page.reference { return Data(reference.text.utf8) }
-            return Data((page.text + (page.lines.isEmpty ? "" : "\n")).utf8)
+            return Data((page.text(ruby: ruby) + (page.lines.isEmpty ? "" : "\n")).utf8)
         case .json: return try ResultJSON.encode(page)
         case .xml, .ndlJSON:
             guard let reference = page.reference else { throw ResultFormatError.unsupported(format: self, mode: page.mode) }

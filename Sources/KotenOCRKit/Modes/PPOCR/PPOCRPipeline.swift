@@ -2,69 +2,101 @@ import Foundation
 
 /// The `ppocr` mode: PP-OCRv5 mobile (reference-pipelines.md §4).
 ///
-/// decode (reduced, for the detector) → detect (DB) → crop (perspective, at source resolution; vertical
-/// lines turned counter-clockwise) → classify orientation (optional) → recognise (CTC) → reading order
-/// (XY-cut). The detector's input and activations are gone before the full-resolution page is decoded for
-/// crops; crops are made one bounded batch at a time and the page is released before recognition ends.
+/// decode (reduced, for the detector) → detect (DB) → crop (perspective, at source resolution) → page orientation
+/// (`PPOCRPageOrientation`: the lines' shapes and the orientation classifier's votes, or the rotation given) →
+/// each line turned upright and recognised (CTC) → coordinates mapped into the upright page → reading order
+/// (`PageReadingOrder`: deskewed XY-cut, ruby). The detector's input and activations are gone before the
+/// full-resolution page is decoded for crops; the page is released before recognition starts.
 public struct PPOCRPipeline: ModePipeline {
     public let mode = OCRMode.ppocr
     public let files: PPOCRModelFiles
     /// Finds the lines (`DBDetector` unless the configuration supplies another).
     public let detector: any PageDetector<Detection>
-    /// Reads each line, cut and turned upright (`PPOCRLineReader`: orientation classifier and CTC recogniser,
-    /// unless the configuration supplies another).
+    /// Reads each line, cut and turned upright (`PPOCRLineReader`'s CTC recogniser, unless the configuration
+    /// supplies another).
     public let reader: any LineReader<RecognisedText>
+    /// The line-orientation classifier that votes on the page's orientation and settles lines across the main
+    /// ones; nil when turned off or when the configuration supplies the reader (which then stands for both).
+    public let classifier: OrientationClassifier?
+    /// Reading order style (`page` by default).
+    public let readingOrder: ReadingOrderStyle
+    /// How the pages are turned: nil to tell from each page (default).
+    public let pageRotation: PageRotation?
 
     /// Reads the keys file (unless `stages` supplies the reader). Throws if it cannot be read,
     /// `StageError.mismatch` for a supplied detector that does not find `Detection`s.
     public init(files: PPOCRModelFiles, detectorMaxSide: Int = 960, useOrientationClassifier: Bool = true,
+                readingOrder: ReadingOrderStyle = .page, pageRotation: PageRotation? = nil,
                 stages: StageOverrides = StageOverrides()) throws {
         self.files = files
         detector = try stages.detector(finding: Detection.self, mode: .ppocr) ?? DBDetector(model: files.detector, maxSide: detectorMaxSide)
-        reader = try stages.reader ?? PPOCRLineReader(files: files, useOrientationClassifier: useOrientationClassifier)
+        reader = try stages.reader ?? PPOCRLineReader(files: files, useOrientationClassifier: false)
+        classifier = stages.reader == nil && useOrientationClassifier ? OrientationClassifier(model: files.classifier) : nil
+        self.readingOrder = readingOrder
+        self.pageRotation = pageRotation
     }
 
-    public var models: [ModelDescriptor] { detector.models + reader.models }
+    public var models: [ModelDescriptor] { detector.models + reader.models + (classifier.map { [$0.model] } ?? []) }
 
     /// Loads the stages' models and checks them (detector, then classifier and recogniser: the shapes, and
     /// the recogniser's output classes against the keys). Throws `ModelError.invalidFile` naming the file and
     /// what is wrong.
     public func prepare(store: ModelStore) async throws {
         try await detector.prepare(store: store)
+        if let classifier { try await classifier.prepare(store: store) }
         try await reader.prepare(store: store)
     }
 
     public func read(_ page: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
         let detector = self.detector
         var detected = try await PipelineStage.detect.measure { try await detector.detect(page, store: store) }
-        let detections = detected.detections
+        let detections = detected.detections.map { d in Detection(quad: Self.cornersFromTopLeft(d.quad), score: d.score) }
         AllocatorPolicy.trim()  // the detector's activations go back to the system before the page is decoded
-        // Crops at source resolution; the full page exists only while they are cut.
-        let crops: [(crop: RGBImage, orientation: LineOrientation)]
+        // Crops at source resolution, as the page is given; the full page exists only while they are cut.
+        let crops: [RGBImage]
         if detections.isEmpty {
             crops = []
         } else {
             crops = try PipelineStage.decode.measure {
                 let image = try detected.page ?? page.decode()
-                return detections.map { d in
-                    let crop = perspectiveCrop(image, quad: d.quad)
-                    let orientation = LineOrientation(width: Double(crop.width), height: Double(crop.height))
-                    return (orientation == .vertical ? crop.rotatedCounterClockwise() : crop, orientation)
-                }
+                return detections.map { perspectiveCrop(image, quad: $0.quad) }
             }
         }
         detected.page = nil
         AllocatorPolicy.trim()  // the full-resolution page is gone; only the line crops remain
-        let reader = self.reader
-        let texts = try await PipelineStage.recognise.measure {
-            try await boundedMap(crops.map(\.crop), limit: limit) { line -> RecognisedText in
-                try await reader.read(PixelBox(x1: 0, y1: 0, x2: line.width, y2: line.height), of: line, store: store)
-            }
+        let turning = PPOCRLineTurning(classifier: classifier, reader: reader, store: store, limit: limit)
+        let (orientation, readings) = try await PipelineStage.recognise.measure {
+            try await turning.read(crops, rotation: pageRotation)
         }
-        let lines = zip(detections, zip(texts, crops)).map { d, tc in
-            PageResult.TextLine(detection: d, text: tc.0, orientation: tc.1.orientation)
+        let rotation = orientation.rotation
+        let (w, h) = (Double(page.width), Double(page.height))
+        let lines = zip(detections, readings).map { d, r -> PPOCRReadLine in
+            let quad = rotation.upright(d.quad, givenWidth: w, givenHeight: h)
+            let axis = PPOCRLineTurning.readingAxis(of: d.quad, quarterTurns: r.quarterTurns)
+            let size = rotation.uprightSize(width: r.cropWidth, height: r.cropHeight)
+            return PPOCRReadLine(quad: quad, text: r.text, start: rotation.upright(axis.start, givenWidth: w, givenHeight: h),
+                                 end: rotation.upright(axis.end, givenWidth: w, givenHeight: h),
+                                 orientation: LineOrientation(width: Double(size.width), height: Double(size.height)),
+                                 score: d.score)
         }
-        let ordered = PipelineStage.order.measure { PageReadingOrder.ordered(lines) }
-        return PageResult(source: page, mode: mode, models: models, lines: ordered)
+        let style = readingOrder
+        let ordered = PipelineStage.order.measure { PageReadingOrder.ordered(lines, style: style) }
+        return PageResult(source: page, mode: mode, models: models, lines: ordered.lines, rotation: rotation,
+                          skew: ordered.skew, style: style)
+    }
+
+    /// `quad`'s corners clockwise on screen, starting at the corner whose edge to the next one points most nearly
+    /// to the right (within 45°): for a skewed line, its top-left whatever the skew, so its crop is cut with the
+    /// text's own width and height (a tall column stays tall). Leaves a detector's quad that is already so
+    /// unchanged.
+    static func cornersFromTopLeft(_ quad: Quad) -> Quad {
+        var p = quad.points
+        let twiceArea = (0..<4).reduce(0.0) { s, i in s + p[i].x * p[(i + 1) % 4].y - p[(i + 1) % 4].x * p[i].y }
+        if twiceArea < 0 { p.reverse() }
+        let start = (0..<4).first { i in
+            let dx = p[(i + 1) % 4].x - p[i].x, dy = p[(i + 1) % 4].y - p[i].y
+            return dx > 0 && abs(dy) <= dx && !(dy == -dx)
+        } ?? 0
+        return Quad(p[start], p[(start + 1) % 4], p[(start + 2) % 4], p[(start + 3) % 4])
     }
 }

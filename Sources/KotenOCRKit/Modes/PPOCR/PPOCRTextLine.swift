@@ -1,11 +1,13 @@
 extension PageResult.TextLine {
-    /// A line of a `ppocr` page: box and outline from the detection's quad, text and probabilities from the
-    /// reading, orientation from the crop's geometry (`LineOrientation`); reading order is set later.
-    init(detection d: Detection, text: RecognisedText, orientation: LineOrientation, kind: String? = nil) {
-        let b = d.quad.bounds
-        self.init(readingOrder: 0, text: text.text, confidence: text.confidence, characters: text.characters,
-                  orientation: orientation.rawValue, detectionScore: d.score,
+    /// A line of a `ppocr` page: box and outline from its upright quad, text and probabilities from the reading,
+    /// orientation from the upright outline's geometry (`LineOrientation`); `annotates` for a ruby line (its
+    /// kind is then "ruby").
+    init(_ line: PPOCRReadLine, readingOrder: Int, annotates: PageResult.RubyTarget?) {
+        let b = line.quad.bounds
+        self.init(readingOrder: readingOrder, text: line.text.text, confidence: line.text.confidence,
+                  characters: line.text.characters, orientation: line.orientation.rawValue, detectionScore: line.score,
                   box: PageResult.Box(x: b.x0, y: b.y0, width: b.x1 - b.x0, height: b.y1 - b.y0),
-                  polygon: d.quad.points.map { [$0.x, $0.y] }, kind: kind)
+                  polygon: line.quad.points.map { [$0.x, $0.y] }, kind: annotates == nil ? nil : "ruby",
+                  annotates: annotates)
     }
 }

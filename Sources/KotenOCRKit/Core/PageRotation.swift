@@ -1,0 +1,87 @@
+/// How a page as given (EXIF orientation applied) is turned from upright: its upright page turned clockwise by
+/// 0°, 90°, 180° or 270°. The engine reads it turned back, and every coordinate it reports is in the upright
+/// page (`PageResult.rotation` says which turn was undone). Source: docs/reference-pipelines.md "Where KotenOCR
+/// deviates"; docs/json-schema.md.
+public enum PageRotation: Int, Sendable, CaseIterable, Codable, Hashable {
+    case upright = 0
+    case clockwise90 = 90
+    case halfTurn = 180
+    case clockwise270 = 270
+
+    /// The rotation of `degrees` (0, 90, 180 or 270), nil for any other value.
+    public init?(degrees: Int) { self.init(rawValue: degrees) }
+
+    /// Degrees the upright page was turned clockwise.
+    public var degrees: Int { rawValue }
+
+    /// Quarter turns clockwise from upright (0–3).
+    var quarterTurns: Int { rawValue / 90 }
+
+    /// The rotation of `quarterTurns` clockwise quarter turns (any integer, taken modulo 4).
+    init(quarterTurns: Int) {
+        self = PageRotation(rawValue: ((quarterTurns % 4 + 4) % 4) * 90) ?? .upright
+    }
+
+    /// Whether width and height swap between the page as given and upright.
+    public var swapsSides: Bool { self == .clockwise90 || self == .clockwise270 }
+
+    /// The upright page's size for a page given as `width` × `height`.
+    public func uprightSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        swapsSides ? (height, width) : (width, height)
+    }
+
+    /// `p` (pixels of the page as given, `width` × `height`) in the upright page.
+    public func upright(_ p: Point, givenWidth width: Double, givenHeight height: Double) -> Point {
+        switch self {
+        case .upright: return p
+        case .clockwise90: return Point(x: p.y, y: width - p.x)
+        case .halfTurn: return Point(x: width - p.x, y: height - p.y)
+        case .clockwise270: return Point(x: height - p.y, y: p.x)
+        }
+    }
+
+    /// `quad` (corners clockwise from its top-left in the page as given) in the upright page, corners clockwise
+    /// from its top-left there: the corners are mapped and the list starts at the corner the turn brings to the
+    /// top-left.
+    public func upright(_ quad: Quad, givenWidth width: Double, givenHeight height: Double) -> Quad {
+        let p = quad.points.map { upright($0, givenWidth: width, givenHeight: height) }
+        let k = quarterTurns
+        return Quad(p[k % 4], p[(k + 1) % 4], p[(k + 2) % 4], p[(k + 3) % 4])
+    }
+
+    /// `image` (the page as given) turned upright: counter-clockwise by this rotation.
+    public func upright(_ image: RGBImage) -> RGBImage {
+        image.turnedCounterClockwise(quarterTurns: quarterTurns)
+    }
+}
+
+extension RGBImage {
+    /// Turned counter-clockwise by `quarterTurns` × 90° (any integer, taken modulo 4).
+    public func turnedCounterClockwise(quarterTurns: Int) -> RGBImage {
+        switch (quarterTurns % 4 + 4) % 4 {
+        case 1: return rotatedCounterClockwise()
+        case 2: return rotated180()
+        case 3: return rotatedClockwise()
+        default: return self
+        }
+    }
+
+    /// Rotated 90° clockwise.
+    public func rotatedClockwise() -> RGBImage {
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        let w = width, h = height
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                // Output is h wide, w high; out(x', y') = in(y', h-1-x').
+                for y in 0..<h {
+                    for x in 0..<w {
+                        let s = (y * w + x) * 3
+                        let d = (x * h + (h - 1 - y)) * 3
+                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                    }
+                }
+            }
+        }
+        return RGBImage(uncheckedWidth: h, height: w, pixels: out)
+    }
+}
