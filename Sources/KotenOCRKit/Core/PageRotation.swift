@@ -30,25 +30,6 @@ public enum PageRotation: Int, Sendable, CaseIterable, Codable, Hashable {
         swapsSides ? (height, width) : (width, height)
     }
 
-    /// `p` (pixels of the page as given, `width` × `height`) in the upright page.
-    public func upright(_ p: Point, givenWidth width: Double, givenHeight height: Double) -> Point {
-        switch self {
-        case .upright: return p
-        case .clockwise90: return Point(x: p.y, y: width - p.x)
-        case .halfTurn: return Point(x: width - p.x, y: height - p.y)
-        case .clockwise270: return Point(x: height - p.y, y: p.x)
-        }
-    }
-
-    /// `quad` (corners clockwise from its top-left in the page as given) in the upright page, corners clockwise
-    /// from its top-left there: the corners are mapped and the list starts at the corner the turn brings to the
-    /// top-left.
-    public func upright(_ quad: Quad, givenWidth width: Double, givenHeight height: Double) -> Quad {
-        let p = quad.points.map { upright($0, givenWidth: width, givenHeight: height) }
-        let k = quarterTurns
-        return Quad(p[k % 4], p[(k + 1) % 4], p[(k + 2) % 4], p[(k + 3) % 4])
-    }
-
     /// `image` (the page as given) turned upright: counter-clockwise by this rotation.
     public func upright(_ image: RGBImage) -> RGBImage {
         image.turnedCounterClockwise(quarterTurns: quarterTurns)

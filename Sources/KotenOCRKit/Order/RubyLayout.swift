@@ -16,9 +16,8 @@
 /// other side (left of vertical text, below horizontal text) are not taken for ruby.
 ///
 /// The characters annotated are those of B whose centres (`characterCentres`, else evenly spaced) lie within R's
-/// extent along B, narrowed by a tenth of B's mean character pitch at each end (ruby longer than its base overhangs
-/// it by up to half a character, so a neighbour's centre stays outside); when none does, the one nearest R's
-/// middle.
+/// extent along B, i.e. at least half of whose cell R covers (ruby longer than its base overhangs it by at most
+/// half a character, so a neighbour's centre stays outside); when none does, the one nearest R's middle.
 enum RubyLayout {
     /// A line as ruby finding sees it.
     struct Line {
@@ -102,8 +101,7 @@ enum RubyLayout {
         let n = base.characterCount
         let pitch = (baseAlong.1 - baseAlong.0) / Double(n)
         let centres = base.characterCentres ?? (0..<n).map { baseAlong.0 + (Double($0) + 0.5) * pitch }
-        let lo = along.0 + pitch / 10, hi = along.1 - pitch / 10
-        let inside = centres.indices.filter { centres[$0] >= lo && centres[$0] <= hi }
+        let inside = centres.indices.filter { centres[$0] >= along.0 && centres[$0] <= along.1 }
         if let first = inside.first, let last = inside.last { return first..<(last + 1) }
         let middle = (along.0 + along.1) / 2
         let nearest = centres.indices.min { abs(centres[$0] - middle) < abs(centres[$1] - middle) } ?? 0

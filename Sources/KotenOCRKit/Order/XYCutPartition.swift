@@ -4,8 +4,8 @@
 /// `across`: the `page` order's tie-break. When both axes' minimal runs score the same (typically two clean
 /// gaps), the reference cuts along y only when the x-run is shorter. Given the axis that runs across the page's
 /// lines (`.y` for a page of vertical lines: a gap between tiers, or below a heading; `.x` for horizontal lines: a
-/// gutter between columns), the cut goes across unless the other axis's run is more than 1.5 × longer, since a
-/// gap between two neighbouring lines is ordinary line spacing and a gap across lines separates blocks.
+/// gutter between columns), the cut goes across, however long the other run: a gap between neighbouring lines is
+/// ordinary line spacing, or the blank beside a short heading, while a gap across the lines separates blocks.
 struct XYCutPartition {
     enum Axis { case x, y }
     struct Node {
@@ -65,11 +65,10 @@ struct XYCutPartition {
         } else if xs.score < ys.score {
             alongX = false
         } else {
-            let xRun = Double(xEnd - xBegin), yRun = Double(yEnd - yBegin)
             switch across {
-            case .x?: alongX = !(yRun > 1.5 * xRun)
-            case .y?: alongX = xRun > 1.5 * yRun
-            case nil: alongX = !(xRun < yRun)
+            case .x?: alongX = true
+            case .y?: alongX = false
+            case nil: alongX = !((xEnd - xBegin) < (yEnd - yBegin))
             }
         }
         let pieces: [(Int, Int)]

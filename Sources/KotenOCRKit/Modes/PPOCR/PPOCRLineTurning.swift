@@ -26,23 +26,39 @@ struct PPOCRLineTurning: Sendable {
         var cropHeight: Int
     }
 
-    /// The page's orientation and every line's reading, in the order of `crops` (perspective crops of the page
-    /// as given). `rotation`: the page's, when given (no votes). Throws `InferenceError`, `ModelStoreError`.
-    func read(_ crops: [RGBImage], rotation: PageRotation?) async throws -> (PPOCRPageOrientation, [Reading]) {
+    /// What is known of a page's orientation before its lines are read.
+    enum Known: Sendable {
+        /// Nothing: the lines' shapes, the classifier's votes and the writing test tell.
+        case none
+        /// The page is upright; its writing follows from its lines' shapes.
+        case upright
+        /// The page is upright and written this way (found on the page as given, read again upright).
+        case writing(vertical: Bool)
+    }
+
+    /// The page's orientation and every line's reading, in the order of `crops` (perspective crops of the page);
+    /// no readings when nothing was known and the page is found turned. Throws `InferenceError`,
+    /// `ModelStoreError`.
+    func read(_ crops: [RGBImage], known: Known) async throws -> (PPOCRPageOrientation, [Reading]) {
         let sizes = crops.map { (width: $0.width, height: $0.height) }
         let tallMain = PPOCRPageOrientation.tallMain(sizes)
         var orientation: PPOCRPageOrientation
-        var known: [Int: RecognisedText] = [:]
-        if let rotation {
-            orientation = PPOCRPageOrientation(rotation: rotation, tallMain: tallMain)
-        } else {
+        var tested: [Int: RecognisedText] = [:]
+        switch known {
+        case .upright:
+            orientation = PPOCRPageOrientation(rotation: .upright, tallMain: tallMain)
+        case .writing(let vertical):
+            orientation = PPOCRPageOrientation(textTurn: vertical ? 1 : 0, vertical: vertical)
+        case .none:
             let vote = try await upsideDownVote(crops, tallMain: tallMain)
             orientation = .fromVotes(tallMain: tallMain, upsideDown: vote)
             let test = try await writingTest(crops, page: orientation)
-            known = test.readings
+            tested = test.readings
             if let vertical = test.vertical { orientation.vertical = vertical }
+            // A turned page is read again turned upright (`PPOCRPipeline`): its lines are not read here.
+            if orientation.rotation != .upright { return (orientation, []) }
         }
-        let page = orientation, done = known
+        let page = orientation, done = tested
         let readings = try await boundedMap(Array(crops.indices), limit: limit) { i in
             if let text = done[i] {
                 return Reading(text: text, quarterTurns: page.mainTurns, cropWidth: crops[i].width, cropHeight: crops[i].height)

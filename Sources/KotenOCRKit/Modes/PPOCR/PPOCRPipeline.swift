@@ -3,10 +3,11 @@ import Foundation
 /// The `ppocr` mode: PP-OCRv5 mobile (reference-pipelines.md §4).
 ///
 /// decode (reduced, for the detector) → detect (DB) → crop (perspective, at source resolution) → page orientation
-/// (`PPOCRPageOrientation`: the lines' shapes and the orientation classifier's votes, or the rotation given) →
-/// each line turned upright and recognised (CTC) → coordinates mapped into the upright page → reading order
-/// (`PageReadingOrder`: deskewed XY-cut, ruby). The detector's input and activations are gone before the
-/// full-resolution page is decoded for crops; the page is released before recognition starts.
+/// (`PPOCRPageOrientation`: the lines' shapes and the orientation classifier's votes) → each line turned upright
+/// and recognised (CTC) → reading order (`PageReadingOrder`: deskewed XY-cut, ruby). A page found turned is read
+/// a second time turned upright (decoded, turned in memory, detected again); a page given turned
+/// (`OCRConfiguration.pageRotation`) is turned before the first. The detector's input and activations are gone
+/// before the full-resolution page is decoded for crops; the page is released before recognition starts.
 public struct PPOCRPipeline: ModePipeline {
     public let mode = OCRMode.ppocr
     public let files: PPOCRModelFiles
@@ -47,12 +48,31 @@ public struct PPOCRPipeline: ModePipeline {
         try await reader.prepare(store: store)
     }
 
+    /// Reads `page`. A page found turned (or given turned, `pageRotation`) is read again turned upright: detected,
+    /// cut and read as an upright page would be, its lines' coordinates those of the upright page.
     public func read(_ page: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
+        var rotation = pageRotation ?? .upright
+        var pass = try await readLines(page.turnedUpright(from: rotation), known: pageRotation == nil ? .none : .upright,
+                                       store: store, limit: limit)
+        if pageRotation == nil, pass.orientation.rotation != .upright {
+            rotation = pass.orientation.rotation
+            pass = try await readLines(page.turnedUpright(from: rotation), known: .writing(vertical: pass.orientation.vertical),
+                                       store: store, limit: limit)
+        }
+        let style = readingOrder, lines = pass.lines
+        let ordered = PipelineStage.order.measure { PageReadingOrder.ordered(lines, style: style) }
+        return PageResult(source: page, mode: mode, models: models, lines: ordered.lines, rotation: rotation,
+                          skew: ordered.skew, style: style)
+    }
+
+    /// Detects, cuts and reads the lines of `page` (`PPOCRLineTurning`, told what is `known` of its orientation).
+    private func readLines(_ page: ImageSource, known: PPOCRLineTurning.Known, store: ModelStore, limit: Int) async throws
+        -> (orientation: PPOCRPageOrientation, lines: [PPOCRReadLine]) {
         let detector = self.detector
         var detected = try await PipelineStage.detect.measure { try await detector.detect(page, store: store) }
         let detections = detected.detections.map { d in Detection(quad: Self.cornersFromTopLeft(d.quad), score: d.score) }
         AllocatorPolicy.trim()  // the detector's activations go back to the system before the page is decoded
-        // Crops at source resolution, as the page is given; the full page exists only while they are cut.
+        // Crops at source resolution; the full page exists only while they are cut.
         let crops: [RGBImage]
         if detections.isEmpty {
             crops = []
@@ -65,24 +85,14 @@ public struct PPOCRPipeline: ModePipeline {
         detected.page = nil
         AllocatorPolicy.trim()  // the full-resolution page is gone; only the line crops remain
         let turning = PPOCRLineTurning(classifier: classifier, reader: reader, store: store, limit: limit)
-        let (orientation, readings) = try await PipelineStage.recognise.measure {
-            try await turning.read(crops, rotation: pageRotation)
-        }
-        let rotation = orientation.rotation
-        let (w, h) = (Double(page.width), Double(page.height))
+        let (orientation, readings) = try await PipelineStage.recognise.measure { try await turning.read(crops, known: known) }
         let lines = zip(detections, readings).map { d, r -> PPOCRReadLine in
-            let quad = rotation.upright(d.quad, givenWidth: w, givenHeight: h)
             let axis = PPOCRLineTurning.readingAxis(of: d.quad, quarterTurns: r.quarterTurns)
-            let size = rotation.uprightSize(width: r.cropWidth, height: r.cropHeight)
-            return PPOCRReadLine(quad: quad, text: r.text, start: rotation.upright(axis.start, givenWidth: w, givenHeight: h),
-                                 end: rotation.upright(axis.end, givenWidth: w, givenHeight: h),
-                                 orientation: LineOrientation(width: Double(size.width), height: Double(size.height)),
+            return PPOCRReadLine(quad: d.quad, text: r.text, start: axis.start, end: axis.end,
+                                 orientation: LineOrientation(width: Double(r.cropWidth), height: Double(r.cropHeight)),
                                  score: d.score)
         }
-        let style = readingOrder
-        let ordered = PipelineStage.order.measure { PageReadingOrder.ordered(lines, style: style) }
-        return PageResult(source: page, mode: mode, models: models, lines: ordered.lines, rotation: rotation,
-                          skew: ordered.skew, style: style)
+        return (orientation, lines)
     }
 
     /// `quad`'s corners clockwise on screen, starting at the corner whose edge to the next one points most nearly
