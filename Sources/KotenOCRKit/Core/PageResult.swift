@@ -19,7 +19,8 @@ public struct PageResult: Sendable, Codable, Equatable {
     /// The skew the reading order undid, degrees counter-clockwise (a page turned counter-clockwise on the scanner
     /// has a positive skew); 0 when none was estimated (the `ndl` order, NDL's axis-aligned boxes).
     public var skew: Double?
-    /// The reading order the lines are in (`ReadingOrderStyle`).
+    /// The reading order the lines are in (`ReadingOrderStyle`); nil when a supplied order stage put them in order
+    /// (`StageOverrides.orderer`).
     public var readingOrderStyle: ReadingOrderStyle?
     public var lines: [TextLine]
     /// For the `ndl` and `koten` modes, what the reference-format writers need (the ordered page tree
@@ -106,7 +107,7 @@ extension PageResult {
     /// `rotation`: how `page` as given is turned from upright (its size is reported upright); `skew` in radians
     /// (`SkewEstimate`); `style` the order the lines are in.
     init(source page: ImageSource, mode: OCRMode, models: [ModelDescriptor], lines: [TextLine],
-         rotation: PageRotation = .upright, skew: Double = 0, style: ReadingOrderStyle) {
+         rotation: PageRotation = .upright, skew: Double = 0, style: ReadingOrderStyle?) {
         let vertical = lines.filter { $0.orientation == LineOrientation.vertical.rawValue }.count
         let size = rotation.uprightSize(width: page.width, height: page.height)
         self.init(source: SourceInfo(path: page.url.path, page: page.page + 1, pageCount: page.pageCount,

@@ -118,6 +118,17 @@ struct StageOverrideTests {
         #expect(try await pipeline.routing(store: engine.store).isEmpty)
     }
 
+    @Test("ppocr with a supplied order stage: it gets every line upright with its reading, its order is the page's")
+    func ppocrSuppliedOrderer() async throws {
+        var config = Self.configuration(.ppocr, models: try TestPaths.ppocrModels())
+        config.stages[.ppocr] = StageOverrides(orderer: BottomUpOrderer())
+        let page = try await KotenOCR(configuration: config).read(TestPaths.image("ndlocr-lite-rs/scaned0.png"))
+        try #require(page.lines.count >= 3)
+        #expect(page.lines.map(\.box.y) == page.lines.map(\.box.y).sorted(by: >))
+        #expect(page.lines.map(\.readingOrder) == Array(page.lines.indices))
+        #expect(page.readingOrderStyle == nil && page.skew == 0)
+    }
+
     @Test("a supplied detector whose regions are not the mode's is refused when the pipeline is built")
     func mismatchedDetector() throws {
         var config = Self.configuration(.ppocr, models: try TestPaths.ppocrModels())
@@ -126,6 +137,13 @@ struct StageOverrideTests {
         #expect(throws: StageError.mismatch(mode: .ppocr, expected: "Detection", found: "KotenDetection")) {
             try engine.pipeline(for: .ppocr)
         }
+    }
+}
+
+/// An order stage without geometry rules: lines from the bottom of the page up.
+private struct BottomUpOrderer: PageOrderer {
+    func order(_ lines: [OrderLine]) -> LineOrdering {
+        LineOrdering(order: lines.indices.sorted { lines[$0].quad.bounds.y0 > lines[$1].quad.bounds.y0 })
     }
 }
 

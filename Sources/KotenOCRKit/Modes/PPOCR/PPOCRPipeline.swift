@@ -4,7 +4,7 @@ import Foundation
 ///
 /// decode (reduced, for the detector) → detect (DB) → crop (perspective, at source resolution) → page orientation
 /// (`PPOCRPageOrientation`: the lines' shapes and the orientation classifier's votes) → each line turned upright
-/// and recognised (CTC) → reading order (`PageReadingOrder`: deskewed XY-cut, ruby). A page found turned is read
+/// and recognised (CTC) → reading order (`PageOrderer`, by default `PageFrameOrder`: deskewed XY-cut, ruby). A page found turned is read
 /// a second time turned upright (decoded, turned in memory, detected again); a page given turned
 /// (`OCRConfiguration.pageRotation`) is turned before the first. The detector's input and activations are gone
 /// before the full-resolution page is decoded for crops; the page is released before recognition starts.
@@ -19,8 +19,9 @@ public struct PPOCRPipeline: ModePipeline {
     /// The line-orientation classifier that votes on the page's orientation and settles lines across the main
     /// ones; nil when turned off or when the configuration supplies the reader (which then stands for both).
     public let classifier: OrientationClassifier?
-    /// Reading order style (`page` by default).
-    public let readingOrder: ReadingOrderStyle
+    /// Puts the lines in reading order (`PageFrameOrder` in the `readingOrder` style unless the configuration
+    /// supplies another).
+    public let orderer: any PageOrderer
     /// How the pages are turned: nil to tell from each page (default).
     public let pageRotation: PageRotation?
 
@@ -33,7 +34,7 @@ public struct PPOCRPipeline: ModePipeline {
         detector = try stages.detector(finding: Detection.self, mode: .ppocr) ?? DBDetector(model: files.detector, maxSide: detectorMaxSide)
         reader = try stages.reader ?? PPOCRLineReader(files: files, useOrientationClassifier: false)
         classifier = stages.reader == nil && useOrientationClassifier ? OrientationClassifier(model: files.classifier) : nil
-        self.readingOrder = readingOrder
+        orderer = stages.orderer ?? PageFrameOrder(style: readingOrder)
         self.pageRotation = pageRotation
     }
 
@@ -59,10 +60,11 @@ public struct PPOCRPipeline: ModePipeline {
             pass = try await readLines(page.turnedUpright(from: rotation), known: .writing(vertical: pass.orientation.vertical),
                                        store: store, limit: limit)
         }
-        let style = readingOrder, lines = pass.lines
-        let ordered = PipelineStage.order.measure { PageReadingOrder.ordered(lines, style: style) }
-        return PageResult(source: page, mode: mode, models: models, lines: ordered.lines, rotation: rotation,
-                          skew: ordered.skew, style: style)
+        let orderer = self.orderer, lines = pass.lines
+        let ordering = PipelineStage.order.measure { orderer.order(lines.map(\.line)) }
+        let style = (orderer as? PageFrameOrder)?.style
+        return PageResult(source: page, mode: mode, models: models, lines: PageResult.TextLine.ordered(lines, ordering),
+                          rotation: rotation, skew: ordering.skew, style: style)
     }
 
     /// Detects, cuts and reads the lines of `page` (`PPOCRLineTurning`, told what is `known` of its orientation).
@@ -88,7 +90,7 @@ public struct PPOCRPipeline: ModePipeline {
         let (orientation, readings) = try await PipelineStage.recognise.measure { try await turning.read(crops, known: known) }
         let lines = zip(detections, readings).map { d, r -> PPOCRReadLine in
             let axis = PPOCRLineTurning.readingAxis(of: d.quad, quarterTurns: r.quarterTurns)
-            return PPOCRReadLine(quad: d.quad, text: r.text, start: axis.start, end: axis.end,
+            return PPOCRReadLine(line: OrderLine(quad: d.quad, start: axis.start, end: axis.end, text: r.text),
                                  orientation: LineOrientation(width: Double(r.cropWidth), height: Double(r.cropHeight)),
                                  score: d.score)
         }

@@ -1,13 +1,33 @@
+/// A `ppocr` line as read: the order stage's input and what the result needs besides.
+struct PPOCRReadLine: Sendable {
+    var line: OrderLine
+    /// From the upright outline's geometry (`LineOrientation`).
+    var orientation: LineOrientation
+    var score: Float
+}
+
 extension PageResult.TextLine {
     /// A line of a `ppocr` page: box and outline from its upright quad, text and probabilities from the reading,
     /// orientation from the upright outline's geometry (`LineOrientation`); `annotates` for a ruby line (its
     /// kind is then "ruby").
-    init(_ line: PPOCRReadLine, readingOrder: Int, annotates: PageResult.RubyTarget?) {
-        let b = line.quad.bounds
-        self.init(readingOrder: readingOrder, text: line.text.text, confidence: line.text.confidence,
-                  characters: line.text.characters, orientation: line.orientation.rawValue, detectionScore: line.score,
+    init(_ read: PPOCRReadLine, readingOrder: Int, annotates: PageResult.RubyTarget?) {
+        let b = read.line.quad.bounds, text = read.line.text
+        self.init(readingOrder: readingOrder, text: text.text, confidence: text.confidence,
+                  characters: text.characters, orientation: read.orientation.rawValue, detectionScore: read.score,
                   box: PageResult.Box(x: b.x0, y: b.y0, width: b.x1 - b.x0, height: b.y1 - b.y0),
-                  polygon: line.quad.points.map { [$0.x, $0.y] }, kind: annotates == nil ? nil : "ruby",
+                  polygon: read.line.quad.points.map { [$0.x, $0.y] }, kind: annotates == nil ? nil : "ruby",
                   annotates: annotates)
+    }
+
+    /// `lines` as the page's result lines in `ordering`'s order, `readingOrder` set, ruby pointing at the
+    /// reading order of the line it annotates. Lines the ordering leaves out are dropped.
+    static func ordered(_ lines: [PPOCRReadLine], _ ordering: LineOrdering) -> [PageResult.TextLine] {
+        let order = ordering.order.filter { lines.indices.contains($0) }
+        var position = [Int: Int]()
+        for (p, i) in order.enumerated() where position[i] == nil { position[i] = p }
+        return order.enumerated().map { p, i in
+            let target = ordering.ruby[i].flatMap { t in position[t.line].map { PageResult.RubyTarget(line: $0, start: t.start, end: t.end) } }
+            return PageResult.TextLine(lines[i], readingOrder: p, annotates: target)
+        }
     }
 }
