@@ -46,23 +46,4 @@ extension RGBImage {
         default: return self
         }
     }
-
-    /// Rotated 90° clockwise.
-    public func rotatedClockwise() -> RGBImage {
-        var out = [UInt8](repeating: 0, count: pixels.count)
-        let w = width, h = height
-        pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                // Output is h wide, w high; out(x', y') = in(y', h-1-x').
-                for y in 0..<h {
-                    for x in 0..<w {
-                        let s = (y * w + x) * 3
-                        let d = (x * h + (h - 1 - y)) * 3
-                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
-                    }
-                }
-            }
-        }
-        return RGBImage(uncheckedWidth: h, height: w, pixels: out)
-    }
 }

@@ -2,21 +2,6 @@ import Foundation
 import Testing
 @testable import KotenOCRKit
 
-/// A detector without a model: the same regions on every page; it remembers the size of the page it was given.
-private final class SizeRecordingDetector<Region: Sendable>: PageDetector, @unchecked Sendable {
-    let regions: [Region]
-    private let lock = NSLock()
-    private var sizes: [(Int, Int)] = []
-    var pageSizes: [(Int, Int)] { lock.withLock { sizes } }
-
-    init(_ regions: [Region]) { self.regions = regions }
-
-    func detect(_ page: ImageSource, store: ModelStore) async throws -> DetectedPage<Region> {
-        lock.withLock { sizes.append((page.width, page.height)) }
-        return DetectedPage(detections: regions)
-    }
-}
-
 /// A reader without a model: reads every line as the y of its crop.
 private struct TopReader: LineReader {
     func read(_ crop: PixelBox, of page: RGBImage, store: ModelStore) async throws -> RecognisedText {
@@ -49,12 +34,12 @@ struct ReadingOrderModeTests {
     func kotenParagraph() async throws {
         let image = try #require(ModeFixtures.kotenImages.first)
         let detections = PageOrderTests.skewedParagraph.map { KotenDetection(confidence: 0.9, box: $0) }
-        let page = try await Self.engine(.koten, detector: SizeRecordingDetector(detections), style: .page).read(image)
+        let page = try await Self.engine(.koten, detector: FixedDetector(detections), style: .page).read(image)
         let tops = PageOrderTests.skewedParagraph.map(\.y1)
         let order = try Self.orders(page)
         #expect(order.lines == tops && order.xml == tops && order.txt == tops.map { "y\($0)" })
         #expect(page.readingOrderStyle == .page && page.rotation == .upright && page.skew == 0)
-        let ndl = try await Self.engine(.koten, detector: SizeRecordingDetector(detections), style: .ndl).read(image)
+        let ndl = try await Self.engine(.koten, detector: FixedDetector(detections), style: .ndl).read(image)
         let ndlOrder = try Self.orders(ndl)
         #expect(ndlOrder.lines != tops && ndlOrder.xml == ndlOrder.lines)
         #expect(ndl.readingOrderStyle == .ndl)
@@ -64,11 +49,11 @@ struct ReadingOrderModeTests {
     func ndlParagraph() async throws {
         let image = try #require(ModeFixtures.ndlImages.first)
         let detections = PageOrderTests.skewedParagraph.map { NDLDetection(classIndex: 1, confidence: 0.9, box: $0, charCountClass: 2) }
-        let page = try await Self.engine(.ndl, detector: SizeRecordingDetector(detections), style: .page).read(image)
+        let page = try await Self.engine(.ndl, detector: FixedDetector(detections), style: .page).read(image)
         let order = try Self.orders(page)
         let tops = PageOrderTests.skewedParagraph.map(\.y1)
         #expect(order.lines == tops && order.xml == tops)
-        let ndl = try await Self.engine(.ndl, detector: SizeRecordingDetector(detections), style: .ndl).read(image)
+        let ndl = try await Self.engine(.ndl, detector: FixedDetector(detections), style: .ndl).read(image)
         #expect(try Self.orders(ndl).lines != tops)
     }
 
@@ -79,13 +64,13 @@ struct ReadingOrderModeTests {
         let source = try ImageSource(url: image)
         let box = PixelBox(x1: 10, y1: 10, x2: 60, y2: 30)
         let engine: KotenOCR
-        let sizes: () -> [(Int, Int)]
+        let sizes: () -> [(width: Int, height: Int)]
         if mode == .koten {
-            let detector = SizeRecordingDetector([KotenDetection(confidence: 0.9, box: box)])
+            let detector = FixedDetector([KotenDetection(confidence: 0.9, box: box)])
             engine = try Self.engine(mode, detector: detector, style: .page, rotation: .clockwise90)
             sizes = { detector.pageSizes }
         } else {
-            let detector = SizeRecordingDetector([NDLDetection(classIndex: 1, confidence: 0.9, box: box, charCountClass: 3)])
+            let detector = FixedDetector([NDLDetection(classIndex: 1, confidence: 0.9, box: box, charCountClass: 3)])
             engine = try Self.engine(mode, detector: detector, style: .page, rotation: .clockwise90)
             sizes = { detector.pageSizes }
         }
