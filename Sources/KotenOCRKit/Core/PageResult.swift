@@ -75,22 +75,9 @@ public struct PageResult: Sendable, Codable, Equatable {
         /// Layout class (e.g. "本文", "line_main") where the mode has classes; "ruby" for a line of ruby
         /// (furigana) beside a body line (`annotates`).
         public var kind: String?
-        /// For a ruby line: the body line it annotates and which of its characters.
+        /// For a ruby line: the body line it annotates (`line` is that line's `readingOrder`) and which of its
+        /// characters.
         public var annotates: RubyTarget?
-    }
-
-    /// What a ruby line annotates: the body line (its `readingOrder`) and its characters `start..<end` (indices
-    /// into that line's `characters`).
-    public struct RubyTarget: Sendable, Codable, Equatable {
-        public var line: Int
-        public var start: Int
-        public var end: Int
-
-        public init(line: Int, start: Int, end: Int) {
-            self.line = line
-            self.start = start
-            self.end = end
-        }
     }
 
     public struct Box: Sendable, Codable, Equatable {

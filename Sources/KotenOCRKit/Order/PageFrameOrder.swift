@@ -5,7 +5,7 @@
 /// (`PageFrame`) with leaves sorted by writing direction (`XYCut.LeafOrder.byOrientation`), each ruby line placed
 /// right after the line it annotates (in the order of the characters annotated). `ReadingOrderStyle.ndl`: every
 /// line (ruby included, still marked) by NDL's XY-cut over the axis-aligned boxes, no skew. Source:
-/// docs/reference-pipelines.md §1.4 and §4 "Where KotenOCR deviates".
+/// docs/reference-pipelines.md §1.4, §4 ("Where KotenOCR deviates").
 public struct PageFrameOrder: PageOrderer {
     public var style: ReadingOrderStyle
 
@@ -17,23 +17,20 @@ public struct PageFrameOrder: PageOrderer {
         let frame = PageFrame(skew: skew)
         let framed = lines.map { Self.rubyLine($0, frame: frame) }
         let links = RubyLayout.links(framed)
-        let ruby = links.mapValues { PageResult.RubyTarget(line: $0.base, start: $0.start, end: $0.end) }
-        switch style {
-        case .ndl:
+        guard style == .page else {  // NDL's XY-cut over the axis-aligned boxes, ruby in its place
             let boxes = lines.map { l -> PixelBox in
                 let b = l.quad.bounds
                 return PixelBox(x1: b.x0, y1: b.y0, x2: b.x1, y2: b.y1)
             }
-            return LineOrdering(order: Self.ranked(Array(lines.indices), XYCut.readingRanks(of: boxes)), ruby: ruby)
-        case .page:
-            let body = lines.indices.filter { links[$0] == nil }
-            let ranks = XYCut.readingRanks(of: body.map { framed[$0].box }, leafOrder: .byOrientation)
-            let rubyOf = Dictionary(grouping: links.keys, by: { links[$0]?.base ?? -1 })
-            let order = Self.ranked(body, ranks).flatMap { b in
-                [b] + (rubyOf[b] ?? []).sorted { (links[$0]?.start ?? 0, $0) < (links[$1]?.start ?? 0, $1) }
-            }
-            return LineOrdering(order: order, ruby: ruby, skew: skew)
+            return LineOrdering(order: Self.ranked(Array(lines.indices), XYCut.readingRanks(of: boxes)), ruby: links)
         }
+        let body = lines.indices.filter { links[$0] == nil }
+        let ranks = XYCut.readingRanks(of: body.map { framed[$0].box }, leafOrder: .byOrientation)
+        let rubyOf = Dictionary(grouping: links.keys, by: { links[$0]?.line ?? -1 })
+        let order = Self.ranked(body, ranks).flatMap { b in
+            [b] + (rubyOf[b] ?? []).sorted { (links[$0]?.start ?? 0, $0) < (links[$1]?.start ?? 0, $1) }
+        }
+        return LineOrdering(order: order, ruby: links, skew: skew)
     }
 
     /// `items` sorted by their ranks (ties by index).

@@ -6,10 +6,10 @@
 ///   right to left (each column top to bottom) (`BlockLineOrder`). In the `ndl` and `koten` modes this differs from
 ///   NDL only in that last step: NDL's leaf sort is always by left edge, then top, for horizontal lines too (it
 ///   names `is_vertical` without calling it), and their boxes give no skew to undo.
-/// - `ndl`: NDL's order exactly (reference-pipelines.md §1.4): the parity goldens' order, byte for byte.
+/// - `ndl`: NDL's order exactly (docs/reference-pipelines.md §1.4): the parity goldens' order, byte for byte.
 ///
 /// The reference formats of the `ndl` and `koten` modes (XML, NDL JSON, TEI, TXT) follow whichever is chosen.
-/// Source: reference-pipelines.md §1.4 and "Where KotenOCR deviates".
+/// Source: docs/reference-pipelines.md §1.4 and "Where KotenOCR deviates".
 public enum ReadingOrderStyle: String, Sendable, CaseIterable, Codable, Hashable {
     case page
     case ndl

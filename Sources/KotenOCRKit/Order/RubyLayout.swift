@@ -1,3 +1,18 @@
+/// What a ruby line annotates: a body line and its characters `start..<end` (indices into its characters). In a
+/// page's result (`PageResult.TextLine.annotates`) `line` is the body line's `readingOrder`; out of the order
+/// stage (`LineOrdering.ruby`), its index among the lines ordered.
+public struct RubyTarget: Sendable, Codable, Equatable, Hashable {
+    public var line: Int
+    public var start: Int
+    public var end: Int
+
+    public init(line: Int, start: Int, end: Int) {
+        self.line = line
+        self.start = start
+        self.end = end
+    }
+}
+
 /// Ruby (furigana): which lines of a page are readings printed beside a body line, and which characters of that
 /// line they annotate. Pure geometry in the frame the order is made in (upright, deskewed).
 ///
@@ -34,13 +49,6 @@ enum RubyLayout {
         var kanaCount: Int
     }
 
-    /// The body line a ruby line annotates and the characters `start..<end` of its text.
-    struct Link: Equatable {
-        var base: Int
-        var start: Int
-        var end: Int
-    }
-
     static let maxThickness = 0.8
     static let maxPitch = 0.75
     static let minKana = 0.75
@@ -54,8 +62,8 @@ enum RubyLayout {
         }
     }
 
-    /// The ruby lines of `lines` (by index) and what each annotates.
-    static func links(_ lines: [Line]) -> [Int: Link] {
+    /// The ruby lines of `lines` (by index) and what each annotates (`line`: the body line's index).
+    static func links(_ lines: [Line]) -> [Int: RubyTarget] {
         var found: [Int: (base: Int, gap: Double)] = [:]
         for (r, ruby) in lines.enumerated()
         where ruby.characterCount > 0 && Double(ruby.kanaCount) >= minKana * Double(ruby.characterCount) {
@@ -67,10 +75,10 @@ enum RubyLayout {
         }
         // A base is body text: drop ruby found for a line that is itself some ruby's base.
         let bases = Set(found.values.map(\.base))
-        var links: [Int: Link] = [:]
+        var links: [Int: RubyTarget] = [:]
         for (r, match) in found where !bases.contains(r) {
             let range = annotated(ruby: lines[r], base: lines[match.base])
-            links[r] = Link(base: match.base, start: range.lowerBound, end: range.upperBound)
+            links[r] = RubyTarget(line: match.base, start: range.lowerBound, end: range.upperBound)
         }
         return links
     }

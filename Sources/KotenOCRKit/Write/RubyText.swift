@@ -1,4 +1,4 @@
-/// How a page's text shows its ruby (furigana): the lines the JSON marks `kind: "ruby"` (`PageResult.RubyTarget`).
+/// How a page's text shows its ruby (furigana): the lines the JSON marks `kind: "ruby"` (`RubyTarget`).
 public enum RubyStyle: String, Sendable, CaseIterable, Hashable {
     /// The body text only (the default): readings are left out.
     case drop
@@ -41,7 +41,7 @@ extension PageResult {
 /// where the base starts when it is not the run of kanji just before 《.
 enum RubyText {
     /// The characters of `line` that `target` annotates.
-    static func base(_ line: PageResult.TextLine, _ target: PageResult.RubyTarget) -> String {
+    static func base(_ line: PageResult.TextLine, _ target: RubyTarget) -> String {
         let chars = line.characters.map(\.text)
         let lo = min(max(0, target.start), chars.count), hi = min(max(lo, target.end), chars.count)
         return chars[lo..<hi].joined()

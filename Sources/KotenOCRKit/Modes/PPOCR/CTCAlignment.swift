@@ -2,7 +2,7 @@
 /// whose arg-max is its class (`CTCDecoder`'s rule: not the blank, not a repeat of the step before, a known key);
 /// its centre is the middle of that run, each step covering `tensorWidth / steps` input pixels. Used to tell which
 /// characters of a body line a ruby line annotates (and, in the glyph-cell test of `PPOCRPageOrientation`, where
-/// glyphs are). Reference: reference-pipelines.md §4 step 4; the decoder itself is unchanged.
+/// glyphs are). Reference: docs/reference-pipelines.md §4 step 4; the decoder itself is unchanged.
 enum CTCAlignment {
     /// The centre of each emitted character as a fraction of `contentWidth` (the line's width in the recogniser's
     /// input before its right padding), clamped to [0, 1]. `p` is [steps × classes] row-major; classes at or

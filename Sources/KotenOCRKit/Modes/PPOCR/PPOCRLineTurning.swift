@@ -7,7 +7,7 @@ import Foundation
 /// (turned as the lines' shape says), weighted by their length. Per line: main lines turned the page's way; lines
 /// across them turned one quarter more or less and then 180° when the classifier says so (probability above its
 /// threshold, as PP-OCR does line by line); near-square lines on a page of odd text turn read both ways, the more
-/// confident reading kept. Source: reference-pipelines.md §4 steps 2–4 and "Where KotenOCR deviates".
+/// confident reading kept. Source: docs/reference-pipelines.md §4 steps 2–4 and "Where KotenOCR deviates".
 struct PPOCRLineTurning: Sendable {
     let classifier: OrientationClassifier?
     let reader: any LineReader<RecognisedText>

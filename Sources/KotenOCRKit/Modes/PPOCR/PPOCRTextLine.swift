@@ -10,7 +10,7 @@ extension PageResult.TextLine {
     /// A line of a `ppocr` page: box and outline from its upright quad, text and probabilities from the reading,
     /// orientation from the upright outline's geometry (`LineOrientation`); `annotates` for a ruby line (its
     /// kind is then "ruby").
-    init(_ read: PPOCRReadLine, readingOrder: Int, annotates: PageResult.RubyTarget?) {
+    init(_ read: PPOCRReadLine, readingOrder: Int, annotates: RubyTarget?) {
         let b = read.line.quad.bounds, text = read.line.text
         self.init(readingOrder: readingOrder, text: text.text, confidence: text.confidence,
                   characters: text.characters, orientation: read.orientation.rawValue, detectionScore: read.score,
@@ -26,7 +26,7 @@ extension PageResult.TextLine {
         var position = [Int: Int]()
         for (p, i) in order.enumerated() where position[i] == nil { position[i] = p }
         return order.enumerated().map { p, i in
-            let target = ordering.ruby[i].flatMap { t in position[t.line].map { PageResult.RubyTarget(line: $0, start: t.start, end: t.end) } }
+            let target = ordering.ruby[i].flatMap { t in position[t.line].map { RubyTarget(line: $0, start: t.start, end: t.end) } }
             return PageResult.TextLine(lines[i], readingOrder: p, annotates: target)
         }
     }

@@ -1,5 +1,5 @@
 /// The reading-order stage of the `ppocr` pipeline: puts a page's lines in reading order and says which of them
-/// are ruby of which. The mode's own is `PageFrameOrder` (`ReadingOrderStyle.page` or `.ndl`);
+/// are ruby of which. (Here in `Order/`, with the lines and the result it deals in; `StageOverrides` holds one.) The mode's own is `PageFrameOrder` (`ReadingOrderStyle.page` or `.ndl`);
 /// `OCRConfiguration.stages[.ppocr]` supplies another (`StageOverrides.orderer`). The `ndl` and `koten` modes
 /// order NDL's page tree instead (`ReadingOrder`, with the configuration's `readingOrder` style), so that NDL's
 /// own formats follow the order.
@@ -32,11 +32,11 @@ public struct LineOrdering: Sendable, Equatable {
     public var order: [Int]
     /// For each ruby line (by input index): the line it annotates (`line` is that line's input index) and the
     /// characters `start..<end` of it.
-    public var ruby: [Int: PageResult.RubyTarget]
+    public var ruby: [Int: RubyTarget]
     /// The skew undone, radians in image coordinates (`SkewEstimate`); 0 when none.
     public var skew: Double
 
-    public init(order: [Int], ruby: [Int: PageResult.RubyTarget] = [:], skew: Double = 0) {
+    public init(order: [Int], ruby: [Int: RubyTarget] = [:], skew: Double = 0) {
         self.order = order
         self.ruby = ruby
         self.skew = skew
