@@ -179,7 +179,8 @@ struct Arguments {
           --max-pixels N       refuse images with more pixels (default 200000000)
           --det-max-side N     ppocr: longer side of the detector input (default 960, at most 4096)
           --no-orientation-classifier
-                               ppocr: skip the 0°/180° line classifier
+                               ppocr: skip the 0°/180° line classifier (no votes: pages are then not found
+                               upside down)
           --reading-order ORDER
                                page (default): in the page's own frame: skew undone, turned pages read
                                upright, horizontal lines top to bottom, vertical lines right to left;
