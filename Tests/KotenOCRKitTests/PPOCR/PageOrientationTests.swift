@@ -107,3 +107,15 @@ import Testing
         #expect(decoded.characters.count == centres.count)
     }
 }
+
+/// The writing test's marks (PPOCRWritingTest), on the shares measured on the corpus and NDL's pages.
+@Suite struct WritingTestMarkTests {
+    @Test("vertical at 0.65 of the line's confidence or more, horizontal at 0.55 or less, no vote between or on an unsure line")
+    func marks() {
+        #expect(PPOCRWritingTest.isVertical(line: 0.9, cells: 0.9 * 0.70) == true)
+        #expect(PPOCRWritingTest.isVertical(line: 0.99, cells: 0.0) == false)
+        #expect(PPOCRWritingTest.isVertical(line: 1.0, cells: 0.546) == false)
+        #expect(PPOCRWritingTest.isVertical(line: 1.0, cells: 0.6) == nil)
+        #expect(PPOCRWritingTest.isVertical(line: 0.48, cells: 0.45) == nil)
+    }
+}

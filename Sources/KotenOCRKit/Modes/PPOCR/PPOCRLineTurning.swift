@@ -1,5 +1,3 @@
-import Foundation
-
 /// The `ppocr` page-orientation and recognition stage: decides how the page is turned (`PPOCRPageOrientation`)
 /// and reads every line turned upright, at most `limit` lines at a time.
 ///

@@ -5,12 +5,16 @@
 /// turned a quarter clockwise and the cells are read again as one line: upright glyphs of vertical writing read
 /// about as confidently as the crop did (on the corpus and the NDL pages: at least 0.70 × the crop's mean
 /// confidence); horizontal writing's glyphs now lie on their side and read badly (at most 0.55 ×, or nothing).
-/// Only lines read with a mean confidence of at least `minLineConfidence` vote: on a page the model cannot read
-/// (kuzushiji), neither reading says anything.
+/// A line votes vertical at `minShare` (0.65) × or more, horizontal at `maxShareHorizontal` (0.55) × or less, and
+/// not at all between, nor when its own reading is less sure than `minLineConfidence`: on a page the model cannot
+/// read (kuzushiji), neither reading says anything. The page keeps the writing its lines' shape says (an upright
+/// or upside-down page) unless most voting lines say otherwise.
 /// Source: issue 11; measured on the `make quality` corpus (docs/quality.md).
 enum PPOCRWritingTest {
     /// Cells read with at least this share of the crop's mean confidence are upright glyphs of vertical writing.
     static let minShare: Float = 0.65
+    /// Cells read with at most this share are glyphs on their side: horizontal writing.
+    static let maxShareHorizontal: Float = 0.55
     /// Lines read less confidently do not vote.
     static let minLineConfidence: Float = 0.8
 
@@ -40,10 +44,13 @@ enum PPOCRWritingTest {
     }
 
     /// Whether the cells' reading (mean confidence `cells`, 0 for nothing read) says the glyphs are vertical
-    /// writing's, given the crop's reading (`line`); nil when the crop's reading is too unsure to vote.
+    /// writing's, given the crop's reading (`line`); nil when the crop's reading is too unsure to vote or the
+    /// cells' share falls between the two marks.
     static func isVertical(line: Float, cells: Float) -> Bool? {
         guard line >= minLineConfidence else { return nil }
-        return cells >= minShare * line
+        if cells >= minShare * line { return true }
+        if cells <= maxShareHorizontal * line { return false }
+        return nil
     }
 
     /// The median colour of the line's top and bottom rows (its background, for a line cut with a margin).
