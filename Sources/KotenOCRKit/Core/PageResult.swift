@@ -36,7 +36,7 @@ public struct PageResult: Sendable, Codable, Equatable {
     public var text: String { text(ruby: .drop) }
 
     public struct SourceInfo: Sendable, Codable, Equatable {
-        /// The path as given.
+        /// The input file's absolute path (`ImageSource.url.path`; docs/json-schema.md `source.path`).
         public var path: String
         /// 1-based page within the file.
         public var page: Int
@@ -97,7 +97,7 @@ extension PageResult {
          rotation: PageRotation = .upright, skew: Double = 0, style: ReadingOrderStyle?) {
         let vertical = lines.filter { $0.orientation == LineOrientation.vertical.rawValue }.count
         let size = rotation.uprightSize(width: page.width, height: page.height)
-        self.init(source: SourceInfo(path: page.url.path, page: page.page + 1, pageCount: page.pageCount,
+        self.init(source: SourceInfo(path: page.name, page: page.page + 1, pageCount: page.pageCount,
                                      width: size.width, height: size.height, exifOrientation: page.orientation),
                   mode: mode,
                   models: models.map { ModelInfo(role: $0.role, file: $0.url.lastPathComponent, bytes: $0.fileBytes) },
@@ -109,5 +109,12 @@ extension PageResult {
     static func degrees(counterClockwise radians: Double) -> Double {
         let d = (-radians * 180 / Double.pi * 100).rounded() / 100
         return d == 0 ? 0 : d
+    }
+}
+
+extension PageResult.ModelInfo {
+    /// `model` listed in a result under `role`.
+    init(model: ModelDescriptor, role: String) {
+        self.init(role: role, file: model.url.lastPathComponent, bytes: model.fileBytes)
     }
 }

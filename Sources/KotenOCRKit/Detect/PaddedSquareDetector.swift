@@ -6,7 +6,7 @@
 /// returns N) and its run (input tensors, outputs through its post-process, boxes × S/N):
 /// `DEIMDetector.detector(model:)`, `RTMDetDetector.detector(model:)`. The input tensor and the decoded
 /// image for detection exist only inside the model's run; the full-resolution page comes back in
-/// `DetectedPage.page` when that is what was decoded. Reference: reference-pipelines.md §1.2, §2.1.
+/// `DetectedPage.page` when that is what was decoded. Reference: docs/reference-pipelines.md §1.2, §2.1.
 public struct PaddedSquareDetector<Region: Sendable>: PageDetector {
     public let model: ModelDescriptor
     /// Pages longer than this many input sides are decoded at reduced size (see `PaddedSquarePage.decode`).

@@ -8,6 +8,7 @@ import Foundation
 /// diagnostics) `measure` just runs the body: one task-local read. With one, it costs two resident-size
 /// readings, two high-water-mark readings and one 200-byte pwrite of the run marker per stage (docs/diagnostics.md,
 /// "Overhead"). Stages nest; a stage's time excludes the stages nested in it. Child tasks inherit the stage.
+/// The page's stages (`memoryBoundaries`) also return freed memory to the system when they end (`StageBoundary`).
 public struct PipelineStage: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     public let rawValue: String
 
@@ -23,12 +24,32 @@ public struct PipelineStage: RawRepresentable, Hashable, Sendable, ExpressibleBy
     public static let recognise: PipelineStage = "recognise"
     /// Putting lines into reading order.
     public static let order: PipelineStage = "order"
-    /// Writing the results (done by the caller, e.g. the CLI).
+    /// Writing the results (done by `BatchRunner`: rendering, atomic writes and the manifest record).
     public static let write: PipelineStage = "write"
 
-    /// Runs `body` as this stage. Rethrows what `body` throws (counted as a failure of the stage).
+    /// The stages of a page whose end returns freed heap memory to the system (`StageBoundary`): what a stage
+    /// freed goes back before the next one starts.
+    static let memoryBoundaries: Set<PipelineStage> = [.decode, .detect, .recognise, .order]
+
+    /// Whether this stage's end returns freed heap memory to the system, unless a stage of
+    /// `memoryBoundaries` encloses it.
+    var returnsFreedMemory: Bool { Self.memoryBoundaries.contains(self) }
+
+    /// Runs `body` as this stage. Rethrows what `body` throws (counted as a failure of the stage). When the
+    /// stage ends, freed memory goes back to the system (`returnsFreedMemory`, after the stage's own readings).
     public func measure<T>(isolation: isolated (any Actor)? = #isolation,
                            _ body: () async throws -> T) async rethrows -> T {
+        try await StageBoundary.enclose(returnsMemory: returnsFreedMemory, isolation: isolation) {
+            try await recorded(isolation: isolation, body)
+        }
+    }
+
+    /// Runs synchronous `body` as this stage, as `measure(isolation:_:)` does.
+    public func measure<T>(_ body: () throws -> T) rethrows -> T {
+        try StageBoundary.enclose(returnsMemory: returnsFreedMemory) { try recorded(body) }
+    }
+
+    private func recorded<T>(isolation: isolated (any Actor)?, _ body: () async throws -> T) async rethrows -> T {
         guard let context = RunDiagnostics.context else { return try await body() }
         let frame = context.recorder.enter(rawValue, parent: context.frame)
         var failed = true
@@ -38,8 +59,7 @@ public struct PipelineStage: RawRepresentable, Hashable, Sendable, ExpressibleBy
         return result
     }
 
-    /// Runs synchronous `body` as this stage.
-    public func measure<T>(_ body: () throws -> T) rethrows -> T {
+    private func recorded<T>(_ body: () throws -> T) rethrows -> T {
         guard let context = RunDiagnostics.context else { return try body() }
         let frame = context.recorder.enter(rawValue, parent: context.frame)
         var failed = true

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `koten` mode: NDL Koten OCR-Lite (reference-pipelines.md §2).
+/// The `koten` mode: NDL Koten OCR-Lite (docs/reference-pipelines.md §2).
 ///
 /// decode → RTMDet line detection → every line under the page, reading order (`KotenPage.orderedPage`) →
 /// one PARSeq 32×384 read per line (`KotenRecognition.read`) → `PageResult` and the ordered tree
@@ -53,15 +53,20 @@ public struct KotenPipeline: ModePipeline {
                                       imageName: image.name, style: readingOrder)
         }
         let reader = self.reader
+        let lines = KotenPage.recognitionLines(in: tree)
+        LineProgress.found(lines.count)
         let readings = try await PipelineStage.recognise.measure {
-            try await KotenRecognition.read(lines: KotenPage.recognitionLines(in: tree), imageWidth: page.width,
+            try await KotenRecognition.read(lines: lines, imageWidth: page.width,
                                             imageHeight: page.height, maxConcurrentReads: limit) { crop in
-                try await reader.read(crop, of: page, store: store)
+                let text = try await reader.read(crop, of: page, store: store)
+                LineProgress.lineRead()
+                return text
             }
         }
         tree.setLineStrings(readings.map(\.text))
         let info = models.map { PageResult.ModelInfo(model: $0, role: $0.role) }
-        return PageResult(source: given, models: info, reference: ReferencePage(mode: .koten, page: tree, image: image),
-                          readings: readings, rotation: pageRotation ?? .upright, style: readingOrder)
+        let reference = ReferencePage(mode: .koten, page: tree, image: image, jsonStyle: KotenPage.jsonStyle)
+        return PageResult(source: given, models: info, reference: reference, readings: readings,
+                          rotation: pageRotation ?? .upright, style: readingOrder)
     }
 }

@@ -1,9 +1,12 @@
 /// NDLOCR-Lite page logic: layout, reading order and the lines to read.
 ///
 /// A page goes: `DEIMPostprocess.detections` → `NDLPage.orderedPage` →
-/// `NDLPage.recognitionLines` → `NDLCascade.read` → `PageNode.setLineStrings` →
-/// `PageOutput.files(stem:page:image:mode: .ndl)`.
+/// `NDLPage.recognitionLines` → `NDLCascade.read` → `PageNode.setLineStrings` → `ReferencePage`
+/// (written by `ResultFormat.render`: `PageOutput.xml`, `.text`, `.json` with `jsonStyle`).
 public enum NDLPage {
+    /// How NDLOCR-Lite writes its per-page JSON (`ModeDescriptor.referenceJSON`, `ReferencePage.jsonStyle`).
+    static let jsonStyle = ReferenceJSONStyle.ndl
+
     /// The ordered page tree: layout template parsed, ORDER set by XY-cut, lines sorted, duplicates removed,
     /// 割注 grouped, order smoothed. `style` `ndl`: the reference's `stage_ordered.xml` exactly; `page`: XY-cut
     /// leaves sorted by writing direction (`ReadingOrderStyle`).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `ndl` mode: NDLOCR-Lite (reference-pipelines.md §1).
+/// The `ndl` mode: NDLOCR-Lite (docs/reference-pipelines.md §1).
 ///
 /// decode (full resolution; reduced for detection only on huge pages) → DEIM layout detection → layout
 /// tree and reading order (`NDLPage.orderedPage`) → the three-recogniser PARSeq cascade
@@ -121,15 +121,19 @@ public struct NDLPipeline: ModePipeline {
         }
         let lines = NDLPage.recognitionLines(in: &tree, detections: detections)
         let readers = ready.readers
+        LineProgress.found(lines.count)
         let readings = try await PipelineStage.recognise.measure {
             try await NDLCascade.read(lines: lines, imageWidth: page.width, imageHeight: page.height,
                                       maxConcurrentReads: limit) { model, crop in
                 guard let reader = readers[model] else { return RecognisedText.empty }
-                return try await reader.read(crop, of: page, store: store)
+                let text = try await reader.read(crop, of: page, store: store)
+                LineProgress.lineRead()
+                return text
             }
         }
         tree.setLineStrings(readings.map(\.text))
-        return PageResult(source: given, models: ready.modelInfo, reference: ReferencePage(mode: .ndl, page: tree, image: image),
-                          readings: readings, rotation: pageRotation ?? .upright, style: readingOrder)
+        let reference = ReferencePage(mode: .ndl, page: tree, image: image, jsonStyle: NDLPage.jsonStyle)
+        return PageResult(source: given, models: ready.modelInfo, reference: reference, readings: readings,
+                          rotation: pageRotation ?? .upright, style: readingOrder)
     }
 }

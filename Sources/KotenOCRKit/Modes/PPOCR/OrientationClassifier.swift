@@ -1,4 +1,4 @@
-/// PP-OCR's line-orientation classifier (reference-pipelines.md §4 step 3): input `x` float32 [1,3,80,160]
+/// PP-OCR's line-orientation classifier (docs/reference-pipelines.md §4, "Step 3"): input `x` float32 [1,3,80,160]
 /// (the line resized to height 80 keeping its aspect ratio, at most 160 wide, right-padded with zeros,
 /// BGR, x/127.5 − 1); output [1,2] probabilities of 0° and 180°. A line is turned when 180° wins with
 /// probability above `threshold` (0.9). The `ppocr` pipeline asks it for the page's votes

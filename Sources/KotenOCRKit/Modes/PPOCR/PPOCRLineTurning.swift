@@ -1,5 +1,6 @@
 /// The `ppocr` page-orientation and recognition stage: decides how the page is turned (`PPOCRPageOrientation`)
-/// and reads every line turned upright, at most `limit` lines at a time.
+/// and reads every line turned upright, at most `limit` lines at a time, each line's reading counted
+/// (`LineProgress.lineRead`).
 ///
 /// Votes: the orientation classifier's upside-down probability on up to `voters` of the longest main lines
 /// (turned as the lines' shape says), weighted by their length. Per line: main lines turned the page's way; lines
@@ -58,6 +59,7 @@ struct PPOCRLineTurning: Sendable {
         }
         let page = orientation, done = tested
         let readings = try await boundedMap(Array(crops.indices), limit: limit) { i in
+            defer { LineProgress.lineRead() }
             if let text = done[i] {
                 return Reading(text: text, quarterTurns: page.mainTurns, cropWidth: crops[i].width, cropHeight: crops[i].height)
             }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `ppocr` mode: PP-OCRv5 mobile (reference-pipelines.md §4).
+/// The `ppocr` mode: PP-OCRv5 mobile (docs/reference-pipelines.md §4).
 ///
 /// decode (reduced, for the detector) → detect (DB) → crop (perspective, at source resolution) → page orientation
 /// (`PPOCRPageOrientation`: the lines' shapes and the orientation classifier's votes) → each line turned upright
@@ -71,21 +71,27 @@ public struct PPOCRPipeline: ModePipeline {
     private func readLines(_ page: ImageSource, known: PPOCRLineTurning.Known, store: ModelStore, limit: Int) async throws
         -> (orientation: PPOCRPageOrientation, lines: [PPOCRReadLine]) {
         let detector = self.detector
+        // The detect stage's end returns the detector's activations to the system (`StageBoundary`).
         var detected = try await PipelineStage.detect.measure { try await detector.detect(page, store: store) }
         let detections = detected.detections.map { d in Detection(quad: Self.cornersFromTopLeft(d.quad), score: d.score) }
-        AllocatorPolicy.trim()  // the detector's activations go back to the system before the page is decoded
-        // Crops at source resolution; the full page exists only while they are cut.
+        // Crops at source resolution; the full page exists only while they are cut, so the decode stage's end
+        // returns it to the system before recognition and only the line crops remain.
         let crops: [RGBImage]
         if detections.isEmpty {
             crops = []
+            detected.page = nil
         } else {
+            try Task.checkCancellation()  // a cancelled page decodes nothing more
             crops = try PipelineStage.decode.measure {
                 let image = try detected.page ?? page.decode()
-                return detections.map { perspectiveCrop(image, quad: $0.quad) }
+                detected.page = nil
+                return try detections.map { d in
+                    try Task.checkCancellation()
+                    return perspectiveCrop(image, quad: d.quad)
+                }
             }
         }
-        detected.page = nil
-        AllocatorPolicy.trim()  // the full-resolution page is gone; only the line crops remain
+        LineProgress.found(crops.count)
         let turning = PPOCRLineTurning(classifier: classifier, reader: reader, store: store, limit: limit)
         let (orientation, readings) = try await PipelineStage.recognise.measure { try await turning.read(crops, known: known) }
         let lines = zip(detections, readings).map { d, r -> PPOCRReadLine in

@@ -1,6 +1,6 @@
 import Foundation
 
-/// PP-OCRv5 mobile's CTC line recogniser (reference-pipelines.md §4 step 4).
+/// PP-OCRv5 mobile's CTC line recogniser (docs/reference-pipelines.md §4, "Step 4").
 ///
 /// Input `x` float32 [1,3,48,W]: the line resized to height 48 keeping its aspect ratio (bilinear),
 /// BGR, x/127.5 − 1, padded on the right with zeros to W = max(320, width). Output [1,T,18385] softmax,

@@ -5,7 +5,7 @@
 /// turned 90° counter-clockwise when taller than wide, resized to W×H without keeping the aspect ratio —
 /// `LineInput.ndl` (cv2 bilinear; BGR, x/127.5 − 1) or `LineInput.koten` (Pillow bicubic; BGR,
 /// (x/255 − 0.5)×2). Output: the session's first output, logits float32 [1,T,charset + 1], decoded by
-/// `PARSeqDecoder`. Reference: reference-pipelines.md §1.5, §2.2; goldens `ndl/preprocess/parseq`,
+/// `PARSeqDecoder`. Reference: docs/reference-pipelines.md §1.5, §2.2; goldens `ndl/preprocess/parseq`,
 /// `koten/preprocess/parseq`. As a `LineReader` it is the `koten` mode's recognition stage and each of the
 /// `ndl` mode's three cascade readers.
 public struct PARSeqRecogniser: LineReader {

@@ -1,0 +1,26 @@
+import CONNXRuntime
+import Foundation
+
+/// The process-wide ONNX Runtime environment (`OrtEnv`), created once on first use.
+///
+/// ORT allows one environment per process; every session is created against it. Its resident cost
+/// (about 17 MiB with ORT 1.32, docs/native-dependencies.md, "Memory") is part of the runtime baseline.
+public final class InferenceEnvironment: @unchecked Sendable {
+    let handle: OpaquePointer
+    /// The version of the loaded ONNX Runtime library, e.g. "1.32.0".
+    public let runtimeVersion: String
+
+    private init() throws {
+        let api = try ORT.table()
+        var env: OpaquePointer?
+        try ORT.check(try ORT.fn(api.CreateEnv, "CreateEnv")(ORT_LOGGING_LEVEL_ERROR, "koten-ocr", &env), "CreateEnv")
+        guard let env else { throw InferenceError.ortFailure(call: "CreateEnv", code: -1, message: "no environment") }
+        handle = env
+        runtimeVersion = ORT.libraryVersion
+    }
+
+    private static let result = Result { try InferenceEnvironment() }
+
+    /// The shared environment. Throws `InferenceError` if ONNX Runtime cannot be initialised.
+    public static func shared() throws -> InferenceEnvironment { try result.get() }
+}

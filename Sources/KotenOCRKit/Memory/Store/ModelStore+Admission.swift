@@ -1,0 +1,71 @@
+import Foundation
+
+/// Admission under the memory budget: a model is loaded, and a run starts, only when its bytes fit
+/// (`AdmissionRule`: resident now + activations reserved by runs in flight + what it needs + headroom).
+///
+/// When they do not fit, least-recently-used idle models of other modes are evicted; if it still does not fit,
+/// the caller waits for runs in flight to finish (rather than evicting a model of its own mode that the next
+/// line will need again); with nothing in flight, idle models of its own mode are evicted; and if it still does
+/// not fit, it fails with `ModelStoreError.budgetTooSmall` — the process never runs past the budget knowingly.
+/// Loads wait until no run is in flight (`quiet`), so a load's measured cost is its own.
+extension ModelStore {
+    /// Waits until `bytes` more fit under the budget (evicting idle models as needed) or throws. With `quiet`,
+    /// also waits until no run is in flight.
+    func waitForRoom(_ bytes: Int, for d: ModelDescriptor, quiet: Bool = false) async throws {
+        while true {
+            let inFlight = reservedActivationBytes > 0
+            if !(quiet && inFlight) {
+                makeRoom(for: bytes + reservedActivationBytes + headroomBytes, loading: d, ownMode: !inFlight)
+                let current = meter.residentBytes()
+                if rule.fits(bytes, resident: current, reserved: reservedActivationBytes) { return }
+                if !inFlight {
+                    throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: rule.needed(bytes, resident: current, reserved: 0),
+                                                         budgetBytes: budgetBytes)
+                }
+            }
+            await withCheckedContinuation {
+                roomWaiters.append($0)
+                roomWaitObserver?(d.id)
+            }
+        }
+    }
+
+    /// Room kept free for what the store does not account (`AdmissionRule.headroomBytes`: 5% of the budget,
+    /// at least 8 MB).
+    nonisolated var headroomBytes: Int { rule.headroomBytes }
+
+    /// Reserves the expected activations of a run of `d` on `inputElements` inputs; returns the reservation
+    /// to pass to `finish`.
+    func admit(_ d: ModelDescriptor, inputElements: Int) async throws -> Int {
+        let need = activationEstimate(d, inputElements: inputElements)
+        try await waitForRoom(need, for: d)
+        reservedActivationBytes += need
+        return need
+    }
+
+    /// Ends a run's reservation and wakes runs waiting for room.
+    func finish(_ reservation: Int) {
+        reservedActivationBytes = max(0, reservedActivationBytes - reservation)
+        let waiting = roomWaiters
+        roomWaiters = []
+        waiting.forEach { $0.resume() }
+    }
+
+    /// Evicts least-recently-used idle models until `bytes` more fit under the budget: models of inactive
+    /// modes (any mode but `d`'s and the active one) first, then of the active mode when `d` is of another,
+    /// and, with `ownMode`, idle models of `d`'s own mode too (reloaded when next needed). Freed pages are
+    /// returned to the system at once.
+    func makeRoom(for bytes: Int, loading d: ModelDescriptor, ownMode: Bool) {
+        while meter.residentBytes() + bytes > budgetBytes {
+            let idle = entries.values.filter { $0.leases == 0 && $0.descriptor.id != d.id }
+            let inactive = idle.filter { $0.descriptor.mode != d.mode && $0.descriptor.mode != activeMode }
+            let otherModes = idle.filter { $0.descriptor.mode != d.mode }
+            let pool = !inactive.isEmpty ? inactive : !otherModes.isEmpty ? otherModes : ownMode ? idle : []
+            guard let victim = pool.min(by: { $0.lastUse < $1.lastUse }) else { return }
+            entries[victim.descriptor.id] = nil
+            modelStates.set(victim.descriptor.id, .evicted)
+            emit(.evicted(model: victim.descriptor.id, residentBytes: victim.residentBytes, forModel: d.id))
+            AllocatorPolicy.trim()
+        }
+    }
+}

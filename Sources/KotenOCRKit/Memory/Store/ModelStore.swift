@@ -1,0 +1,224 @@
+import Foundation
+
+/// The one owner of every inference session: loads models lazily, per mode, on first use; keeps what is
+/// resident within a memory budget; releases least-recently-used models of inactive modes first; releases
+/// inactive modes on memory pressure; and reports every load, eviction and release with its bytes.
+///
+/// Stages reach a session only through `withModel(_:_:)`, whose `ModelHandle.run` passes the shared
+/// `InferenceLimiter` — so the budget and the concurrency bound cannot be gone around. Sessions are created
+/// only by the store's `SessionLoading` (ONNX Runtime's in an engine). Each model's lifecycle
+/// (`ModelState`) is observable beside the event stream.
+/// Reference: docs/memory-design.md ("What the engine must do, by construction").
+public actor ModelStore {
+    /// The memory budget in bytes for the whole process (resident memory including runtime, weights and
+    /// activations).
+    public nonisolated let budgetBytes: Int
+    /// The limiter every model run passes.
+    public nonisolated let limiter: InferenceLimiter
+    /// Session options for every session this store creates.
+    public nonisolated let sessionOptions: SessionOptions
+    /// Resident bytes of the process when the store was created, ONNX Runtime's environment included.
+    public nonisolated let baselineBytes: Int
+    /// Creates the sessions.
+    nonisolated let loader: any SessionLoading
+    /// Reads the process's resident memory (admission, activation peaks).
+    nonisolated let meter: any ResidentMeter
+    /// The budget arithmetic: headroom, what fits.
+    nonisolated let rule: AdmissionRule
+    /// Each model's lifecycle state.
+    nonisolated let modelStates = ModelStateTable()
+
+    struct Entry {
+        let descriptor: ModelDescriptor
+        let session: any InferenceRunning
+        let residentBytes: Int
+        var lastUse: UInt64
+        var leases: Int
+    }
+
+    var entries: [String: Entry] = [:]
+    private var registered: [OCRMode: [ModelDescriptor]] = [:]
+    var activationPeaks: [String: [Int: Int]] = [:]
+    private var measuredResident: [String: Int] = [:]
+    var measuring: Set<String> = []
+    /// Activation bytes reserved by runs in flight (admitted, not finished).
+    var reservedActivationBytes = 0
+    /// Runs waiting for room under the budget.
+    var roomWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Told the model's id whenever a load or run starts waiting for room (`observeRoomWaits`).
+    var roomWaitObserver: (@Sendable (String) -> Void)?
+    var activeMode: OCRMode?
+    private var clock: UInt64 = 0
+    var observers: [UUID: AsyncStream<ModelStoreEvent>.Continuation] = [:]
+    var history: [ModelStoreEvent] = []
+
+    /// Creates a store with ONNX Runtime sessions. `budgetBytes` nil takes `MemoryBudget.automatic()` (cgroup
+    /// limit or physical memory). Throws `InferenceError` if ONNX Runtime cannot start.
+    public init(budgetBytes: Int? = nil, sessionOptions: SessionOptions = SessionOptions(),
+                limiter: InferenceLimiter = InferenceLimiter()) throws {
+        self.init(budgetBytes: budgetBytes, sessionOptions: sessionOptions, limiter: limiter,
+                  loader: try ORTSessionLoader(), meter: ProcessResidentMeter())
+    }
+
+    /// Creates a store whose sessions come from `loader` and whose memory readings come from `meter` (the
+    /// baseline is read now, after the loader started its runtime).
+    init(budgetBytes: Int?, sessionOptions: SessionOptions, limiter: InferenceLimiter,
+         loader: any SessionLoading, meter: any ResidentMeter) {
+        let budget = budgetBytes ?? MemoryBudget.automatic()
+        self.budgetBytes = budget
+        self.sessionOptions = sessionOptions.resolved(explicitBudget: budgetBytes)
+        self.limiter = limiter
+        self.loader = loader
+        self.meter = meter
+        self.rule = AdmissionRule(budgetBytes: budget)
+        self.baselineBytes = meter.residentBytes()
+    }
+
+    // MARK: - Modes
+
+    /// Declares the models a mode's pipeline uses (so the store can plan the whole mode against the budget).
+    public func register(_ mode: OCRMode, models: [ModelDescriptor]) {
+        registered[mode] = models
+        for d in models { modelStates.note(d.id) }
+    }
+
+    /// Makes `mode` the active one; models of other modes become inactive (released first).
+    public func activate(_ mode: OCRMode) {
+        activeMode = mode
+    }
+
+    public var currentMode: OCRMode? { activeMode }
+
+    /// Loads every registered model of `mode` now (instead of lazily on first use).
+    public func preload(_ mode: OCRMode) async throws {
+        for d in registered[mode] ?? [] {
+            _ = try await checkout(d)
+            checkin(d)
+        }
+    }
+
+    /// Models loaded now, by id, with their measured resident bytes.
+    public func loadedModels() -> [String: Int] { entries.mapValues(\.residentBytes) }
+
+    /// Sum of the measured resident bytes of loaded models.
+    public func residentModelBytes() -> Int { entries.values.reduce(0) { $0 + $1.residentBytes } }
+
+    /// The measured activation peak of a model for an input size, if any.
+    public func activationPeak(of model: String, inputElements: Int) -> Int? { activationPeaks[model]?[inputElements] }
+
+    /// Bytes `mode` needs at least: the runtime baseline plus its largest single model's weights and activations,
+    /// plus the headroom kept for page buffers
+    /// (a model may be released and reloaded between stages, so the models need not all be resident at once).
+    /// Uses measured figures where they exist, estimates otherwise.
+    public func minimumRequirement(of mode: OCRMode) -> Int {
+        let models = registered[mode] ?? []
+        let largest = models.map { footprint($0) }.max() ?? 0
+        return rule.minimum(baseline: baselineBytes, largestFootprint: largest)
+    }
+
+    func residentEstimate(_ d: ModelDescriptor) -> Int {
+        entries[d.id]?.residentBytes ?? measuredResident[d.id] ?? d.estimatedResidentBytes
+    }
+
+    func footprint(_ d: ModelDescriptor) -> Int {
+        residentEstimate(d) + activationEstimate(d, inputElements: d.typicalInputElements)
+    }
+
+    // MARK: - Releasing
+
+    /// Releases the models of every mode except the active one (those not in use). Returns the bytes
+    /// released (the sum of their measured resident costs).
+    @discardableResult
+    public func releaseInactive(reason: String = "inactive mode released") -> Int {
+        release(reason: reason) { $0.descriptor.mode != activeMode }
+    }
+
+    /// Releases every model not in use. Returns the bytes released.
+    @discardableResult
+    public func releaseAll(reason: String = "released on request") -> Int {
+        release(reason: reason) { _ in true }
+    }
+
+    private func release(reason: String, where chosen: (Entry) -> Bool) -> Int {
+        var freed = 0
+        for (id, e) in entries where chosen(e) && e.leases == 0 {
+            entries[id] = nil
+            freed += e.residentBytes
+            modelStates.set(id, .evicted)
+            emit(.released(model: id, residentBytes: e.residentBytes, reason: reason))
+        }
+        if freed > 0 { AllocatorPolicy.trim() }
+        return freed
+    }
+
+    // MARK: - Using a model
+
+    /// Runs `body` with the model loaded (loading it now if needed, within the budget). The model cannot be
+    /// released while `body` runs. Throws `ModelStoreError`, `InferenceError`, `CancellationError` (the task
+    /// was cancelled before `body` started: a cancelled page loads and runs nothing more), or what `body` throws.
+    public nonisolated func withModel<R: Sendable>(_ descriptor: ModelDescriptor,
+                                                   _ body: @Sendable (ModelHandle) async throws -> R) async throws -> R {
+        try Task.checkCancellation()
+        let session = try await checkout(descriptor)
+        let handle = ModelHandle(descriptor: descriptor, session: session, store: self)
+        do {
+            try Task.checkCancellation()  // cancelled while the model loaded
+            let result = try await body(handle)
+            await checkin(descriptor)
+            return result
+        } catch {
+            await checkin(descriptor)
+            throw error
+        }
+    }
+
+    func tick() -> UInt64 {
+        clock += 1
+        return clock
+    }
+
+    private func checkout(_ d: ModelDescriptor) async throws -> any InferenceRunning {
+        if var e = entries[d.id] {
+            e.leases += 1
+            e.lastUse = tick()
+            entries[d.id] = e
+            return e.session
+        }
+        guard FileManager.default.fileExists(atPath: d.url.path) else { throw ModelStoreError.missingModel(path: d.url.path) }
+        if registered[d.mode]?.contains(d) != true {
+            registered[d.mode, default: []].append(d)
+            modelStates.note(d.id)
+        }
+        let minimum = minimumRequirement(of: d.mode)
+        if minimum > budgetBytes {
+            throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: minimum, budgetBytes: budgetBytes)
+        }
+        // Room for the weights now; each run asks for its activations (for its real input size) when it starts.
+        try await waitForRoom(residentEstimate(d), for: d, quiet: true)
+        if let e = entries[d.id] {  // loaded by another task while this one waited
+            entries[d.id]?.leases += 1
+            return e.session
+        }
+        let start = Date()
+        let previous = modelStates.state(of: d.id)
+        modelStates.set(d.id, .loading)
+        let loaded: (session: any InferenceRunning, residentBytes: Int)
+        do {
+            loaded = try loader.load(d, options: sessionOptions)
+        } catch {
+            modelStates.set(d.id, previous)
+            throw error
+        }
+        measuredResident[d.id] = loaded.residentBytes
+        entries[d.id] = Entry(descriptor: d, session: loaded.session, residentBytes: loaded.residentBytes, lastUse: tick(), leases: 1)
+        modelStates.set(d.id, .loaded)
+        emit(.loaded(model: d.id, residentBytes: loaded.residentBytes, fileBytes: d.fileBytes, seconds: Date().timeIntervalSince(start)))
+        return loaded.session
+    }
+
+    private func checkin(_ d: ModelDescriptor) {
+        guard var e = entries[d.id] else { return }
+        e.leases = max(0, e.leases - 1)
+        entries[d.id] = e
+    }
+}

@@ -1,0 +1,43 @@
+/// A loaded model as the store lends it to stages: its inputs and outputs, and a run.
+///
+/// `InferenceSession` (ONNX Runtime) is the real one; the store's unit tests use sessions of set sizes.
+/// Only a `SessionLoading` creates one, and only `ModelStore` calls a loader: stages reach a session through
+/// `ModelStore.withModel` and `ModelHandle.run`, never directly.
+protocol InferenceRunning: AnyObject, Sendable {
+    /// Inputs in the model's declared order; dynamic dimensions are -1.
+    var inputs: [TensorInfo] { get }
+    /// Outputs in the model's declared order.
+    var outputs: [TensorInfo] { get }
+    /// Runs the model on `inputs` (by name; every declared input must be given) and hands `consume` the outputs
+    /// named in `outputNames` (all when nil), valid only during the call. `shrinkArena` returns the CPU arena's
+    /// unused memory after the run. Blocks its thread. Throws `InferenceError`, or what `consume` throws.
+    func run<R>(_ inputs: [String: Tensor], outputNames: [String]?, shrinkArena: Bool,
+                consume: ([String: TensorView]) throws -> R) throws -> R
+}
+
+/// How the store turns a model file into a session: the one place sessions are created.
+protocol SessionLoading: Sendable {
+    /// Loads `model` with `options` (its stage picks the arena and thread settings). Returns the session and its
+    /// resident cost in bytes: what the load added to the process (the store loads only while no run is in
+    /// flight, so the growth is the session's own). Throws `InferenceError` when the file cannot be loaded.
+    func load(_ model: ModelDescriptor, options: SessionOptions) throws -> (session: any InferenceRunning, residentBytes: Int)
+}
+
+/// The real loader: ONNX Runtime sessions in the process-wide environment.
+struct ORTSessionLoader: SessionLoading {
+    let environment: InferenceEnvironment
+
+    /// Starts ONNX Runtime (once per process). Throws `InferenceError` if it cannot.
+    init() throws { environment = try InferenceEnvironment.shared() }
+
+    /// The resident cost is the C allocator's growth during the load (robust to heap reuse), or the resident
+    /// growth where the allocator cannot tell (measured: about 1.08 × the file, docs/native-dependencies.md, "Memory").
+    func load(_ model: ModelDescriptor, options: SessionOptions) throws -> (session: any InferenceRunning, residentBytes: Int) {
+        let before = AllocatorPolicy.bytesInUse() ?? ResidentReader.bytes()
+        let session = try InferenceSession(contentsOf: model.url, options: options, stage: model.stage, environment: environment)
+        let resident = max(0, (AllocatorPolicy.bytesInUse() ?? ResidentReader.bytes()) - before)
+        return (session, resident)
+    }
+}
+
+extension InferenceSession: InferenceRunning {}
