@@ -45,6 +45,11 @@ fail:
     return -1;
 }
 
+int kv_rotate_quarters(VipsImage *in, int quarter_turns, VipsImage **out) {
+    static const VipsAngle angles[4] = {VIPS_ANGLE_D0, VIPS_ANGLE_D90, VIPS_ANGLE_D180, VIPS_ANGLE_D270};
+    return vips_rot(in, out, angles[((quarter_turns % 4) + 4) % 4], NULL);
+}
+
 int kv_save_png_buffer(VipsImage *in, int compression, void **buf, size_t *size) {
     return vips_pngsave_buffer(in, buf, size, "compression", compression, "interlace", FALSE,
                                "filter", VIPS_FOREIGN_PNG_FILTER_ALL, "strip", TRUE, NULL);

@@ -14,6 +14,10 @@ struct Arguments {
     var detectorMaxSide: Int?
     var orientationClassifier = true
     var minLineConfidence: Float = 0.5
+    var readingOrder = ReadingOrderStyle.page
+    /// nil: `auto`.
+    var pageRotation: PageRotation?
+    var ruby = RubyStyle.drop
     var acceptDamagedImages = false
     var recursive = false
     var inputList: String?
@@ -97,6 +101,27 @@ struct Arguments {
                         throw UsageError(description: "--min-line-confidence needs a number from 0 to 1, not '\(v)'")
                     }
                     a.minLineConfidence = c
+                case "--reading-order":
+                    let v = try next()
+                    guard let style = ReadingOrderStyle(rawValue: v) else {
+                        throw UsageError(description: "--reading-order must be page or ndl, not '\(v)'")
+                    }
+                    a.readingOrder = style
+                case "--page-rotation":
+                    let v = try next()
+                    if v == "auto" {
+                        a.pageRotation = nil
+                    } else if let degrees = Int(v), let rotation = PageRotation(degrees: degrees) {
+                        a.pageRotation = rotation
+                    } else {
+                        throw UsageError(description: "--page-rotation must be auto, 0, 90, 180 or 270, not '\(v)'")
+                    }
+                case "--ruby":
+                    let v = try next()
+                    guard let style = RubyStyle(rawValue: v) else {
+                        throw UsageError(description: "--ruby must be drop, separate or inline, not '\(v)'")
+                    }
+                    a.ruby = style
                 case "--accept-damaged-images": a.acceptDamagedImages = true
                 case "-r", "--recursive": a.recursive = true
                 case "--input-list": a.inputList = try next()
@@ -177,11 +202,21 @@ struct Arguments {
                                to the page: 960, then finer where the text is too thin (strips, tall
                                pages, small print), in tiles within the memory budget
           --no-orientation-classifier
-                               ppocr: skip the 0°/180° line classifier
+                               ppocr: skip the 0°/180° line classifier (no votes: pages are then not found
+                               upside down)
           --min-line-confidence X
                                ppocr: lines read with a confidence under X (0 to 1, default 0.5) are left
                                out of every format but json, where they are flagged "lowConfidence";
                                0 keeps every line
+          --reading-order ORDER
+                               page (default): in the page's own frame: skew undone, turned pages read
+                               upright, horizontal lines top to bottom, vertical lines right to left;
+                               ndl: NDL's reading order exactly (ndl, koten: as NDL's code writes it)
+          --page-rotation R    auto (default), 0, 90, 180 or 270: how the pages are turned clockwise from
+                               upright (auto: ppocr tells from each page, ndl and koten read pages as given);
+                               coordinates are reported in the upright page
+          --ruby STYLE         how txt shows ruby (furigana), ppocr: drop (default: left out), separate
+                               (after the body: base<TAB>reading per ruby), inline (Aozora Bunko: 漢字《かんじ》)
       -r, --recursive          read directories' subfolders too (hidden files and folders are skipped)
           --input-list FILE    read input paths from FILE, one per line ('-' = standard input;
                                blank lines and lines starting with # are ignored; a relative path

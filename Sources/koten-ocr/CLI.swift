@@ -61,6 +61,8 @@ enum CLI {
                                       tuneAllocator: true)  // the process is ours: opt in to the allocator policy
         config.acceptDamagedImages = arguments.acceptDamagedImages
         config.ppocrMinLineConfidence = arguments.minLineConfidence
+        config.readingOrder = arguments.readingOrder
+        config.pageRotation = arguments.pageRotation
         let diagnostics = DiagnosticsCommand.begin(arguments)
         let engine: KotenOCR
         do {
@@ -95,6 +97,7 @@ enum CLI {
         var options = BatchOptions(outputDirectory: outputDir, formats: formats, recursive: arguments.recursive,
                                    pages: arguments.pages, shard: arguments.shard, resume: arguments.resume,
                                    overwrite: arguments.overwrite)
+        options.ruby = arguments.ruby
         options.acceptDamagedImages = arguments.acceptDamagedImages
         let plan: BatchPlan
         do {

@@ -125,6 +125,25 @@ def ruby_vertical():
     return Page("ruby_vertical", img, lines, "ruby", "vertical", "serif", size, ruby=ruby)
 
 
+def ruby_horizontal():
+    w, h, size, margin = 1100, 700, 36, 70
+    img, f, fr = blank(w, h), ts.font(size, "serif"), ts.font(size // 2, "serif")
+    draw = ImageDraw.Draw(img)
+    pitch = int(size * 2.4)
+    lines, ruby = [], []
+    for i, text in enumerate(T.RUBY):
+        body, spans = T.parse_ruby(text)
+        assert f.getlength(body) <= w - 2 * margin, body
+        top = margin + fr.size + 4 + i * pitch
+        ts.draw_lines(draw, [body], f, margin, top, pitch, INK)
+        for start, end, reading in spans:
+            middle = margin + (f.getlength(body[:start]) + f.getlength(body[:end])) / 2
+            ts.draw_lines(draw, [reading], fr, middle - fr.getlength(reading) / 2, top - fr.size - 3, pitch, INK)
+            ruby.append({"line": i, "start": start, "end": end, "base": body[start:end], "reading": reading})
+        lines.append(body)
+    return Page("ruby_horizontal", img, lines, "ruby", "horizontal", "serif", size, ruby=ruby)
+
+
 def small_text():
     w, h, size, margin = 1240, 1754, 16, 100        # A4 at 150 dpi, 7.7 pt text
     img, f = blank(w, h), ts.font(size)
@@ -235,7 +254,7 @@ def transparent(page, variant):
 
 def corpus():
     h, v, short = horizontal(), vertical(), short_horizontal()
-    pages = [h, v, two_columns(), heading_columns_caption(), ruby_vertical(), small_text(), wide_strip(),
+    pages = [h, v, two_columns(), heading_columns_caption(), ruby_vertical(), ruby_horizontal(), small_text(), wide_strip(),
              tall_page(), dense_a4()]
     for base in (h, v):
         pages += [skewed(base, d) for d in (2, -2, 5, -5)]

@@ -14,6 +14,8 @@ void kv_resolution(VipsImage *image, double *xres, double *yres);
 /// The page as people see it: EXIF orientation applied, 16-bit scaled to 8, CMYK converted to sRGB, alpha
 /// flattened onto white; one band for a grey source, three (sRGB) otherwise.
 int kv_to_display8(VipsImage *in, VipsImage **out);
+/// The image turned clockwise by `quarter_turns` × 90° (taken modulo 4; 0 gives a reference to the same pixels).
+int kv_rotate_quarters(VipsImage *in, int quarter_turns, VipsImage **out);
 
 /// Encodes as PNG (`compression` 0-9, every row filter tried, not interlaced, no metadata) into a buffer that
 /// GLib allocates: release it with kv_free.

@@ -16,6 +16,8 @@ public struct BatchOptions: Sendable {
     public var resume: Bool
     /// Replace result files that already exist.
     public var overwrite: Bool
+    /// How text results show ruby lines (default: left out).
+    public var ruby: RubyStyle = .drop
     /// Plan inputs whose decoder reports damaged data (their page counts are read leniently); set it as the
     /// engine's `OCRConfiguration.acceptDamagedImages`, which reads their pages.
     public var acceptDamagedImages = false

@@ -178,8 +178,8 @@ public struct BatchRunner: Sendable {
             if options.outputDirectory != nil && task.waitsForInput(format) {
                 return (format, try SearchablePDF.pageFile(SearchablePDF.page(page, image: source)))
             }
-            return (format, options.outputDirectory == nil ? try format.renderForStream(page, image: source)
-                        : try format.render(page, image: source))
+            return (format, options.outputDirectory == nil ? try format.renderForStream(page, image: source, ruby: options.ruby)
+                        : try format.render(page, image: source, ruby: options.ruby))
         }
         guard let directory = options.outputDirectory else {
             return rendered.map { RenderedResult(format: $0.0, data: $0.1, file: nil) }

@@ -4,7 +4,8 @@ import Foundation
 /// Reported by `KotenOCR.read` to the observer bound with `LineProgress.observing` (what
 /// `KotenOCR.events(reading:)` and `BatchRunner.events(_:)` turn into events): once when the lines are found
 /// (`done` 0), then after each line is read, in order. The NDL cascade reads a few long lines again with a
-/// wider model; `done` stops at `total` all the same.
+/// wider model; `done` stops at `total` all the same. A `ppocr` page found turned is read again turned upright,
+/// and its lines are reported found again (`done` 0) for that reading.
 public struct LineProgress: Sendable, Equatable {
     /// Lines found on the page.
     public let total: Int

@@ -25,6 +25,13 @@ public struct OCRConfiguration: Sendable {
     public var ppocrMinLineConfidence: Float = 0.5
     /// PDF pages are rendered at this resolution.
     public var pdfDPI: Double
+    /// The reading order lines are put in, every mode: `page` (default: in the page's own frame, deskewed, lines
+    /// by writing direction) or `ndl` (NDL's code exactly; the parity goldens' order). `ReadingOrderStyle`.
+    public var readingOrder: ReadingOrderStyle = .page
+    /// How every page is turned from upright: nil (default) tells it from each page (ppocr: the lines' shapes and
+    /// the orientation classifier's votes; ndl and koten: upright); a value turns every page back by it before
+    /// it is read. Coordinates are reported in the upright page (`PageResult.rotation`).
+    public var pageRotation: PageRotation? = nil
     /// Read images whose decoder reports damaged data (default false: such a page fails with
     /// `ImageError.truncated`/`.corrupt` instead of yielding wrong text). Applies to the images this engine
     /// opens (`KotenOCR.open`), not process-wide.

@@ -12,6 +12,16 @@ public struct PageResult: Sendable, Codable, Equatable {
     public var models: [ModelInfo]
     /// Orientation of most lines ("vertical" or "horizontal"; "none" for a page with no lines).
     public var orientation: String
+    /// How the page as given (EXIF orientation applied) was turned from upright; the engine read it turned back
+    /// and every coordinate here is in the upright page (`source.width` × `source.height`). Nil only in results
+    /// decoded from JSON written before the field existed.
+    public var rotation: PageRotation?
+    /// The skew the reading order undid, degrees counter-clockwise (a page turned counter-clockwise on the scanner
+    /// has a positive skew); 0 when none was estimated (the `ndl` order, NDL's axis-aligned boxes).
+    public var skew: Double?
+    /// The reading order the lines are in (`ReadingOrderStyle`); nil when a supplied order stage put them in order
+    /// (`StageOverrides.orderer`).
+    public var readingOrderStyle: ReadingOrderStyle?
     public var lines: [TextLine]
     /// ppocr: the detector's passes over the page (scale, map size, tiles: `tiled` says whether the page was
     /// read in tiles); nil for the other modes, whose detectors take one fixed input size.
@@ -22,11 +32,11 @@ public struct PageResult: Sendable, Codable, Equatable {
     public var reference: ReferencePage? = nil
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, source, mode, models, orientation, lines, detector
+        case schemaVersion, source, mode, models, orientation, rotation, skew, readingOrderStyle, lines, detector
     }
 
-    /// The page's text: its `textLines` in reading order, one per line.
-    public var text: String { textLines.map(\.text).joined(separator: "\n") }
+    /// The page's body text: its `textLines` in reading order, one per line, ruby left out (`text(ruby:)`).
+    public var text: String { text(ruby: .drop) }
 
     /// The lines the text outputs hold: every line but those flagged `lowConfidence` (which the JSON keeps).
     public var textLines: [TextLine] { lines.filter { $0.lowConfidence != true } }
@@ -37,7 +47,7 @@ public struct PageResult: Sendable, Codable, Equatable {
         /// 1-based page within the file.
         public var page: Int
         public var pageCount: Int
-        /// Upright size in pixels (EXIF orientation applied).
+        /// Upright size in pixels (EXIF orientation applied, then the page's `rotation` undone).
         public var width: Int
         public var height: Int
         /// The file's EXIF orientation tag (1 = none); coordinates are in the upright page.
@@ -68,11 +78,15 @@ public struct PageResult: Sendable, Codable, Equatable {
         public var box: Box
         /// Outline in page pixels, corners clockwise from the top-left.
         public var polygon: [[Double]]
-        /// Layout class (e.g. "本文", "line_main") where the mode has classes.
+        /// Layout class (e.g. "本文", "line_main") where the mode has classes; "ruby" for a line of ruby
+        /// (furigana) beside a body line (`annotates`).
         public var kind: String?
+        /// For a ruby line: the body line it annotates (`line` is that line's `readingOrder`) and which of its
+        /// characters.
+        public var annotates: RubyTarget?
         /// True when the line's recognition confidence is under the minimum (ppocr: `--min-line-confidence`,
         /// default 0.5, as RapidOCR's `text_score`): listed in the JSON after the page's other lines, left out
-        /// of the text outputs. Absent (nil) for every other line.
+        /// of every other format. Absent (nil) for every other line.
         public var lowConfidence: Bool? = nil
     }
 
@@ -87,15 +101,25 @@ public struct PageResult: Sendable, Codable, Equatable {
 extension PageResult {
     /// A page of `lines` (in reading order) read from `page` by `models` (listed by their roles); the page's
     /// orientation is that of most of its text lines (those not flagged `lowConfidence`; "none" without any).
-    init(source page: ImageSource, mode: OCRMode, models: [ModelDescriptor], lines all: [TextLine]) {
+    /// `rotation`: how `page` as given is turned from upright (its size is reported upright); `skew` in radians
+    /// (`SkewEstimate`); `style` the order the lines are in.
+    init(source page: ImageSource, mode: OCRMode, models: [ModelDescriptor], lines all: [TextLine],
+         rotation: PageRotation = .upright, skew: Double = 0, style: ReadingOrderStyle?) {
         let lines = all.filter { $0.lowConfidence != true }
         let vertical = lines.filter { $0.orientation == LineOrientation.vertical.rawValue }.count
+        let size = rotation.uprightSize(width: page.width, height: page.height)
         self.init(source: SourceInfo(path: page.name, page: page.page + 1, pageCount: page.pageCount,
-                                     width: page.width, height: page.height, exifOrientation: page.orientation),
+                                     width: size.width, height: size.height, exifOrientation: page.orientation),
                   mode: mode,
                   models: models.map { ModelInfo(role: $0.role, file: $0.url.lastPathComponent, bytes: $0.fileBytes) },
                   orientation: lines.isEmpty ? "none" : (2 * vertical > lines.count ? "vertical" : "horizontal"),
-                  lines: all)
+                  rotation: rotation, skew: Self.degrees(counterClockwise: skew), readingOrderStyle: style, lines: all)
+    }
+
+    /// A skew in radians of image coordinates (`SkewEstimate`) as degrees counter-clockwise, to 0.01°.
+    static func degrees(counterClockwise radians: Double) -> Double {
+        let d = (-radians * 180 / Double.pi * 100).rounded() / 100
+        return d == 0 ? 0 : d
     }
 }
 

@@ -8,10 +8,15 @@ public struct StageOverrides: Sendable {
     /// Reads the lines instead of the mode's recognisers (ppocr: the orientation classifier and the CTC
     /// recogniser; ndl: every model of the cascade; koten: its PARSeq recogniser).
     public var reader: (any LineReader<RecognisedText>)?
+    /// Puts the lines in reading order instead of the mode's order stage (ppocr: `PageFrameOrder` in the
+    /// configuration's `readingOrder` style). The `ndl` and `koten` modes order NDL's page tree and take none.
+    public var orderer: (any PageOrderer)?
 
-    public init(detector: (any PageDetector)? = nil, reader: (any LineReader<RecognisedText>)? = nil) {
+    public init(detector: (any PageDetector)? = nil, reader: (any LineReader<RecognisedText>)? = nil,
+                orderer: (any PageOrderer)? = nil) {
         self.detector = detector
         self.reader = reader
+        self.orderer = orderer
     }
 
     /// The detector override for `mode`, whose stages read `Region`s; nil when there is none.

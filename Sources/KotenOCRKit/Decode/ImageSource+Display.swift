@@ -15,6 +15,10 @@ extension ImageSource {
     /// Whether the source is a JPEG (libvips' `jpegload`).
     package var isJPEG: Bool { loader == "jpegload" }
 
+    /// Whether the source's own bytes show the page upright once their EXIF orientation is applied (the page is
+    /// not read turned back, `turn`), so that a format may pass them through.
+    package var bytesShowUpright: Bool { turn == .upright }
+
     /// Whether `file` is a JPEG, from its first bytes (false for anything unreadable).
     package static func isJPEG(at file: FileSystemPath) -> Bool {
         Vips.start()
@@ -46,23 +50,26 @@ extension ImageSource {
         var xres = 0.0, yres = 0.0
         kv_resolution(handle.pointer, &xres, &yres)
         var dpi = (x: xres * 25.4, y: yres * 25.4)
-        if orientation >= 5 { dpi = (dpi.y, dpi.x) }
+        if (orientation >= 5) != turn.swapsSides { dpi = (dpi.y, dpi.x) }
         guard (50...4800).contains(dpi.x), (50...4800).contains(dpi.y) else { return nil }
         return dpi
     }
 
     /// The upright page as people see it (`kv_to_display8`: EXIF orientation applied, alpha flattened onto
-    /// white, 8-bit; one band for a grey source, three otherwise), scaled down so that its longer side is at most
-    /// `maxSide` (JPEGs shrunk while decoding). Orientations 3 and 4 flip the page top to bottom, which a
-    /// top-to-bottom decoder refuses ("out of order read"): such a page is opened for random access (libvips holds
-    /// it decoded, at the shrunk size). Throws `ImageError` naming the file.
+    /// white, 8-bit; one band for a grey source, three otherwise; then turned back from `turn`), scaled down so
+    /// that its longer side is at most `maxSide` (JPEGs shrunk while decoding). Orientations 3 and 4, and a page
+    /// turned back, ask for rows out of order, which a top-to-bottom decoder refuses ("out of order read"): such a
+    /// page is opened for random access (libvips holds it decoded, at the shrunk size). Throws `ImageError` naming
+    /// the file.
     package func displayImage(maxSide: Int? = nil) throws -> VipsHandle {
         let scale = maxSide.map { min(1, Double($0) / Double(max(width, height))) } ?? 1
         let target = (Int((Double(width) * scale).rounded()), Int((Double(height) * scale).rounded()))
         let shrink = scale < 1 ? Self.shrinkFactor(from: (width, height), to: target, loader: loader) : 1
         let raw = try origin.open(name: name, page: page, shrink: shrink, dpi: pdfDPI, strict: !acceptsDamagedData,
-                                  randomAccess: kv_needs_row_reversal(Int32(orientation)) != 0)
-        let upright = try raw.apply(displayError) { kv_to_display8($0, $1) }
+                                  randomAccess: turn != .upright || kv_needs_row_reversal(Int32(orientation)) != 0)
+        let display = try raw.apply(displayError) { kv_to_display8($0, $1) }
+        let turns = 4 - turn.quarterTurns  // turned back: clockwise by what the page was turned counter-clockwise
+        let upright = turn == .upright ? display : try display.apply(displayError) { kv_rotate_quarters($0, Int32(turns), $1) }
         guard upright.width != target.0 || upright.height != target.1, scale < 1 else { return upright }
         return try upright.apply(displayError) { image, out in
             kv_resize(image, Double(target.0) / Double(upright.width), Double(target.1) / Double(upright.height),

@@ -33,9 +33,12 @@ public struct ImageSource: Sendable {
     public let page: Int
     /// Number of pages in the file (1 for single-page formats).
     public let pageCount: Int
-    /// Upright size in pixels (after EXIF orientation).
-    public let width: Int
-    public let height: Int
+    /// Upright size in pixels (after EXIF orientation and `turn`).
+    public private(set) var width: Int
+    public private(set) var height: Int
+    /// How the page (EXIF orientation applied) is turned from upright; every decode turns it back
+    /// (`turnedUpright(from:)`). `.upright` unless set.
+    public private(set) var turn: PageRotation = .upright
     /// EXIF orientation tag 1–8 of the file (1 when absent).
     public let orientation: Int
     /// The libvips loader, e.g. "jpegload" ("pixels" for pixels in memory).
@@ -203,7 +206,8 @@ public struct ImageSource: Sendable {
     /// scaled down).
     /// Throws `ImageError.truncated` / `.corrupt` naming the file.
     public func decode() throws -> RGBImage {
-        try decode(shrink: 1)
+        guard turn == .upright else { return turn.upright(try unturned.decode()) }
+        return try decode(shrink: 1)
     }
 
     /// Decodes the page for a target of `width`×`height` (upright): JPEGs are decoded with the largest
@@ -215,28 +219,49 @@ public struct ImageSource: Sendable {
 
     /// Rows `rows` (upright, clamped to 0..<`height`) of the page resized to `width`×`height` as
     /// `decode(fitting:_:kernel:)` makes it: a band of the detector's input, the rest of the page never held.
-    /// Each call decodes the file again from its first row (a top-to-bottom decoder cannot seek).
+    /// Each call decodes the file again from its first row (a top-to-bottom decoder cannot seek). A page read
+    /// turned (`turn`) decodes the band's place in the page as given (rows, or columns for a quarter turn) and
+    /// turns only that.
     public func decode(fitting width: Int, _ height: Int, rows: Range<Int>, kernel: ResizeKernel = .linear) throws -> RGBImage {
         let rows = rows.clamped(to: 0..<height)
+        guard turn == .upright else {
+            let given = turn.uprightSize(width: width, height: height)  // the same swap takes it back
+            let flipped = (height - rows.upperBound)..<(height - rows.lowerBound)
+            let (columns, givenRows): (Range<Int>, Range<Int>)
+            switch turn {
+            case .upright, .halfTurn: (columns, givenRows) = (0..<given.width, turn == .upright ? rows : flipped)
+            case .clockwise90: (columns, givenRows) = (flipped, 0..<given.height)
+            case .clockwise270: (columns, givenRows) = (rows, 0..<given.height)
+            }
+            return turn.upright(try unturned.decode(fitting: given.width, given.height, columns: columns, rows: givenRows,
+                                                    kernel: kernel))
+        }
+        return try decode(fitting: width, height, columns: 0..<width, rows: rows, kernel: kernel)
+    }
+
+    /// Columns `columns` × rows `rows` (clamped) of the page, as not turned, resized to `width`×`height`.
+    private func decode(fitting width: Int, _ height: Int, columns: Range<Int>, rows: Range<Int>,
+                        kernel: ResizeKernel) throws -> RGBImage {
+        let columns = columns.clamped(to: 0..<width), rows = rows.clamped(to: 0..<height)
         let shrink = Self.shrinkFactor(from: (self.width, self.height), to: (width, height), loader: loader)
         let handle = try uprightHandle(shrink: shrink)
         let resized = try handle.apply(describe) { img, out in
             kv_resize(img, Double(width) / Double(handle.width), Double(height) / Double(handle.height), kernel.rawValue, out)
         }
-        // libvips rounds sizes: take the rows asked for of at most width × height, pad what is missing with black.
+        // libvips rounds sizes: take the region asked for of at most width × height, pad what is missing with black.
         // Orientations 3 and 4 are still upside down here: their upright rows are counted from the bottom.
         let reversed = kv_needs_row_reversal(Int32(orientation)) != 0
         let top = reversed ? height - rows.upperBound : rows.lowerBound
-        let w = min(width, resized.width), h = max(0, min(rows.count, resized.height - top))
-        guard w > 0, h > 0 else { return RGBImage(width: width, height: rows.count) }
+        let w = max(0, min(columns.count, resized.width - columns.lowerBound)), h = max(0, min(rows.count, resized.height - top))
+        guard w > 0, h > 0 else { return RGBImage(width: columns.count, height: rows.count) }
         let exact = (w == resized.width && h == resized.height) ? resized : try resized.apply(describe) { img, out in
-            kv_crop(img, 0, Int32(top), Int32(w), Int32(h), out)
+            kv_crop(img, Int32(columns.lowerBound), Int32(top), Int32(w), Int32(h), out)
         }
         var pixels = try exact.readPixels(describe)
         reverseRowsIfNeeded(&pixels, width: exact.width, height: exact.height)
         let image = RGBImage(uncheckedWidth: exact.width, height: exact.height, pixels: pixels)
-        if image.width == width && image.height == rows.count { return image }
-        var padded = RGBImage(width: width, height: rows.count)
+        if image.width == columns.count && image.height == rows.count { return image }
+        var padded = RGBImage(width: columns.count, height: rows.count)
         padded.paste(image, x: 0, y: 0)
         return padded
     }
@@ -244,7 +269,11 @@ public struct ImageSource: Sendable {
     /// Decodes at reduced size with the largest shrink-on-load factor that keeps both sides at least
     /// `minWidth`×`minHeight` (JPEG only; full size otherwise). Used where exact resampling follows.
     public func decode(atLeast minWidth: Int, _ minHeight: Int) throws -> RGBImage {
-        try decode(shrink: Self.shrinkFactor(from: (width, height), to: (minWidth, minHeight), loader: loader))
+        guard turn == .upright else {
+            let size = turn.uprightSize(width: minWidth, height: minHeight)
+            return turn.upright(try unturned.decode(atLeast: size.width, size.height))
+        }
+        return try decode(shrink: Self.shrinkFactor(from: (width, height), to: (minWidth, minHeight), loader: loader))
     }
 
     public enum ResizeKernel: Int32, Sendable { case nearest = 0, linear = 1, cubic = 2, lanczos3 = 3 }
@@ -326,5 +355,26 @@ extension RGBImage {
                 pixels[d] = image.pixels[s]; pixels[d + 1] = image.pixels[s + 1]; pixels[d + 2] = image.pixels[s + 2]
             }
         }
+    }
+}
+
+extension ImageSource {
+    /// This page read turned back from `rotation` (how the page, EXIF orientation applied, is turned from
+    /// upright): every decode gives the upright page (turned in memory after decoding, one extra copy of the
+    /// decoded image while it turns) and `width`/`height` are its size. Used when a rotation is given
+    /// (`OCRConfiguration.pageRotation`) in the modes whose detectors need an upright page.
+    public func turnedUpright(from rotation: PageRotation) -> ImageSource {
+        var turned = unturned
+        turned.turn = rotation
+        (turned.width, turned.height) = rotation.uprightSize(width: turned.width, height: turned.height)
+        return turned
+    }
+
+    /// The page as given (EXIF orientation applied), not turned.
+    fileprivate var unturned: ImageSource {
+        var page = self
+        (page.width, page.height) = turn.uprightSize(width: width, height: height)
+        page.turn = .upright
+        return page
     }
 }

@@ -46,15 +46,26 @@ public struct RGBImage: Sendable, Equatable {
 
     /// Rotated 90° counter-clockwise (the rotation PIL's ROTATE_90 and NumPy's rot90 make).
     public func rotatedCounterClockwise() -> RGBImage {
+        // Output is h wide, w high; out(x', y') = in(w-1-y', x').
+        quarterTurn { x, y, w, h in (w - 1 - x) * h + y }
+    }
+
+    /// Rotated 90° clockwise.
+    public func rotatedClockwise() -> RGBImage {
+        // Output is h wide, w high; out(x', y') = in(y', h-1-x').
+        quarterTurn { x, y, w, h in x * h + (h - 1 - y) }
+    }
+
+    /// The image turned a quarter: `target(x, y, width, height)` is where input pixel (x, y) lands in the
+    /// output (`height` wide, `width` high), as a pixel index.
+    private func quarterTurn(_ target: (Int, Int, Int, Int) -> Int) -> RGBImage {
         var out = [UInt8](repeating: 0, count: pixels.count)
         let w = width, h = height
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                // Output is h wide, w high; out(x', y') = in(w-1-y', x').
                 for y in 0..<h {
                     for x in 0..<w {
-                        let s = (y * w + x) * 3
-                        let d = ((w - 1 - x) * h + y) * 3
+                        let s = (y * w + x) * 3, d = target(x, y, w, h) * 3
                         dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
                     }
                 }

@@ -42,10 +42,10 @@ extension LayoutTemplate {
         return page
     }
 
-    /// The template parsed and put in reading order.
-    static func orderedPage(_ template: String, options: ReadingOrderOptions) throws -> PageNode {
+    /// The template parsed and put in reading order (`style`).
+    static func orderedPage(_ template: String, options: ReadingOrderOptions, style: ReadingOrderStyle) throws -> PageNode {
         var page = try parsePage(template)
-        ReadingOrder.apply(to: &page, options: options)
+        ReadingOrder.apply(to: &page, options: options, style: style)
         return page
     }
 }

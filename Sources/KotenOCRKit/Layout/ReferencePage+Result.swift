@@ -5,12 +5,14 @@ extension ReferencePage {
 
 extension PageResult {
     /// A page of the `ndl` or `koten` mode: one line per LINE of the ordered tree, in its document order
-    /// (the reference's reading order), with the recogniser's per-character probabilities.
-    init(source: ImageSource, models: [ModelInfo], reference: ReferencePage, readings: [RecognisedText]) {
+    /// (the reading order `style`), with the recogniser's per-character probabilities. `source` is the page as
+    /// given, `rotation` how it was turned back before it was read.
+    init(source: ImageSource, models: [ModelInfo], reference: ReferencePage, readings: [RecognisedText],
+         rotation: PageRotation, style: ReadingOrderStyle) {
         let lines = zip(reference.page.lines, readings).enumerated().map { index, pair in
             TextLine(line: pair.0, reading: pair.1, readingOrder: index, image: reference.image)
         }
-        self.init(source: source, mode: reference.mode, models: [], lines: lines)
+        self.init(source: source, mode: reference.mode, models: [], lines: lines, rotation: rotation, style: style)
         self.models = models
         self.reference = reference
     }

@@ -32,10 +32,14 @@ public enum ReadingOrder {
     /// page, removes adjacent duplicates, and (NDL) smooths the page order. Elements move with
     /// their text tails, as ElementTree moves them.
     ///
-    /// - Parameter page: the PAGE element as parsed from the layout template.
-    public static func apply(to page: inout PageNode, options: ReadingOrderOptions) {
+    /// - Parameters:
+    ///   - page: the PAGE element as parsed from the layout template.
+    ///   - style: `ndl` for the reference's order exactly; `page` sorts each XY-cut leaf by its writing
+    ///     direction (`XYCut.LeafOrder.byOrientation`), everything else as the reference.
+    public static func apply(to page: inout PageNode, options: ReadingOrderOptions, style: ReadingOrderStyle = .ndl) {
         let paths = page.paths(of: "LINE")
-        let ranks = XYCut.readingRanks(of: paths.map { page[path: $0].lineBox })
+        let ranks = XYCut.readingRanks(of: paths.map { page[path: $0].lineBox },
+                                       leafOrder: style == .page ? .byOrientation : .reference)
         for (path, rank) in zip(paths, ranks) { page[path: path][attribute: "ORDER"] = String(rank) }
         let dedup = DuplicateFilter(threshold: options.duplicateThreshold,
                                     needsPositiveArea: options.duplicateNeedsPositiveArea)

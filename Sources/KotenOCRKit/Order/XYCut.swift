@@ -5,17 +5,29 @@
 /// occupancy grid is cut recursively at its longest minimal runs, every box goes to the first leaf
 /// with the highest (non-standard) overlap score, leaves order their boxes by x descending then y,
 /// and a node whose children are side by side is read right to left when its boxes are mostly
-/// vertical.
+/// vertical. `LeafOrder.byOrientation` (the `page` reading order) replaces the leaf sort and breaks ties between
+/// two clean cuts across the page's lines (`XYCutPartition`).
 public enum XYCut {
+    /// How the lines inside one leaf are ordered.
+    public enum LeafOrder: Sendable {
+        /// NDL's: left edge descending, then top (`is_vertical` is referenced, not called), for every leaf.
+        case reference
+        /// By the leaf's writing direction (`BlockLineOrder`): horizontal rows top to bottom, vertical columns
+        /// right to left.
+        case byOrientation
+    }
+
     /// The reading rank (0-based, a permutation of `0..<boxes.count`) of every box.
     ///
-    /// - Parameter boxes: line boxes in image pixels (xyxy), in document order. An inverted box
-    ///   (x2 < x1 or y2 < y1) is treated as zero-width/zero-height, as the reference does.
+    /// - Parameters:
+    ///   - boxes: line boxes in image pixels (xyxy), in document order. An inverted box
+    ///     (x2 < x1 or y2 < y1) is treated as zero-width/zero-height, as the reference does.
+    ///   - leafOrder: the reference's leaf sort (default) or the one by writing direction.
     /// - Returns: `ranks[i]` is the position of `boxes[i]` in reading order; `[]` for no boxes.
-    public static func readingRanks(of boxes: [PixelBox]) -> [Int] {
+    public static func readingRanks(of boxes: [PixelBox], leafOrder: LeafOrder = .reference) -> [Int] {
         guard !boxes.isEmpty else { return [] }
         let grid = XYCutGrid(boxes: boxes)
-        var tree = XYCutPartition(grid: grid)
+        var tree = XYCutPartition(grid: grid, across: leafOrder == .reference ? nil : acrossAxis(of: boxes))
         let order = tree.preOrder()
         let leaves = order.filter { tree.nodes[$0].children.isEmpty }
         for (i, box) in grid.boxes.enumerated() {
@@ -28,7 +40,9 @@ public enum XYCut {
             if !node.lines.isEmpty {
                 let vertical = node.lines.filter { grid.boxes[$0].width < grid.boxes[$0].height }.count
                 counts[index] = (node.lines.count, vertical)
-                if node.lines.count > 1 {
+                if node.lines.count > 1, leafOrder == .byOrientation {
+                    tree.setLines(BlockLineOrder.sorted(node.lines, boxes: boxes), of: index)
+                } else if node.lines.count > 1 {
                     // `is_vertical` is referenced, not called: always x0 descending, then y0.
                     let sorted = node.lines.enumerated().sorted { a, b in
                         let ba = grid.boxes[a.element], bb = grid.boxes[b.element]
@@ -60,6 +74,13 @@ public enum XYCut {
             }
         }
         return ranks
+    }
+
+    /// The axis across most lines (`XYCutPartition`'s `across`): y when the boxes are mostly vertical (NDL's rule:
+    /// fewer than twice as many boxes as vertical ones), else x.
+    private static func acrossAxis(of boxes: [PixelBox]) -> XYCutPartition.Axis {
+        let vertical = boxes.filter { $0.width < $0.height }.count
+        return boxes.count < 2 * vertical ? .y : .x
     }
 
     /// The first leaf (depth-first) with the highest reference "IoU"; NaN scores never win.

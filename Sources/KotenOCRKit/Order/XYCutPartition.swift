@@ -1,6 +1,13 @@
 /// The recursive XY-cut partition of an occupancy grid (reference: docs/reference-pipelines.md §1.4 A,
 /// "Recursive cut"). Nodes are kept in one array; `children` hold indices into it.
+///
+/// `across`: the `page` order's tie-break. When both axes' minimal runs score the same (typically two clean
+/// gaps), the reference cuts along y only when the x-run is shorter. Given the axis that runs across the page's
+/// lines (`.y` for a page of vertical lines: a gap between tiers, or below a heading; `.x` for horizontal lines: a
+/// gutter between columns), the cut goes across, however long the other run: a gap between neighbouring lines is
+/// ordinary line spacing, or the blank beside a short heading, while a gap across the lines separates blocks.
 struct XYCutPartition {
+    enum Axis { case x, y }
     struct Node {
         var x0: Int, y0: Int, x1: Int, y1: Int
         var children: [Int] = []
@@ -9,11 +16,11 @@ struct XYCutPartition {
 
     private(set) var nodes: [Node]
 
-    init(grid: XYCutGrid) {
+    init(grid: XYCutGrid, across: Axis? = nil) {
         nodes = [Node(x0: 0, y0: 0, x1: grid.width, y1: grid.height)]
         var pending = [0]
         while let index = pending.popLast() {
-            let children = Self.cut(nodes[index], grid: grid)
+            let children = Self.cut(nodes[index], grid: grid, across: across)
             for child in children {
                 nodes.append(child)
                 nodes[index].children.append(nodes.count - 1)
@@ -45,7 +52,7 @@ struct XYCutPartition {
 
     /// The children of one node, in reading-independent order (before, the run, after);
     /// empty when the node is a leaf.
-    private static func cut(_ node: Node, grid: XYCutGrid) -> [Node] {
+    private static func cut(_ node: Node, grid: XYCutGrid, across: Axis?) -> [Node] {
         let (columns, rows) = grid.histograms(x0: node.x0, y0: node.y0, x1: node.x1, y1: node.y1)
         let xs = minimalSpan(columns)
         let ys = minimalSpan(rows)
@@ -58,7 +65,11 @@ struct XYCutPartition {
         } else if xs.score < ys.score {
             alongX = false
         } else {
-            alongX = !((xEnd - xBegin) < (yEnd - yBegin))
+            switch across {
+            case .x?: alongX = true
+            case .y?: alongX = false
+            case nil: alongX = !((xEnd - xBegin) < (yEnd - yBegin))
+            }
         }
         let pieces: [(Int, Int)]
         if alongX {

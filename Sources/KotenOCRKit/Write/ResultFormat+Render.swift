@@ -5,8 +5,8 @@ import Foundation
 extension ResultFormat {
     /// The bytes of `page` for a stream of pages on standard output: `json` as one compact line (JSON Lines, one
     /// object per page); other formats as `render`. Throws as `render`.
-    public func renderForStream(_ page: PageResult, image: ImageSource? = nil) throws -> Data {
-        guard self == .json else { return try render(page, image: image) }
+    public func renderForStream(_ page: PageResult, image: ImageSource? = nil, ruby: RubyStyle = .drop) throws -> Data {
+        guard self == .json else { return try render(page, image: image, ruby: ruby) }
         return try ResultJSON.encodeLine(page)
     }
 
@@ -14,12 +14,13 @@ extension ResultFormat {
     /// the formats that show it need (`needsImage`: `pdf` — a PDF of this one page —, `viz`, `html`); the others
     /// ignore it. Throws `ResultFormatError` for a reference format of a page without a reference tree (`ppocr`,
     /// or a result decoded from JSON), for a per-run format (`tei`: `RunDocument`) and for a format that needs
-    /// the image without one; `ImageError` naming the file when the image can no longer be read.
-    public func render(_ page: PageResult, image: ImageSource? = nil) throws -> Data {
+    /// the image without one; `ImageError` naming the file when the image can no longer be read. `ruby`: how `txt`
+    /// shows ruby lines (`PageResult.text(ruby:)`).
+    public func render(_ page: PageResult, image: ImageSource? = nil, ruby: RubyStyle = .drop) throws -> Data {
         if let reference = page.reference, let data = render(reference) { return data }
         if needsImage && image == nil { throw ResultFormatError.needsImage(format: self) }
         switch self {
-        case .txt: return Data((page.text + (page.textLines.isEmpty ? "" : "\n")).utf8)
+        case .txt: return Data((page.text(ruby: ruby) + (page.textLines.isEmpty ? "" : "\n")).utf8)
         case .json: return try ResultJSON.encode(page)
         case .xml, .ndlJSON: throw ResultFormatError.unsupported(format: self, mode: page.mode)
         case .tei: throw ResultFormatError.perRun(format: self)

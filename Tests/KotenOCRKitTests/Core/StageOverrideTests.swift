@@ -103,6 +103,22 @@ struct StageOverrideTests {
         #expect(try await pipeline.routing(store: engine.store).isEmpty)
     }
 
+    @Test("ppocr with a supplied order stage: it gets every line upright with its reading, its order is the page's")
+    func ppocrSuppliedOrderer() async throws {
+        var config = Self.configuration(.ppocr, models: try TestPaths.ppocrModels())
+        let orderer = BottomUpOrderer()
+        config.stages[.ppocr] = StageOverrides(orderer: orderer)
+        let page = try await KotenOCR(configuration: config).read(TestPaths.image("ndlocr-lite-rs/scaned0.png"))
+        try #require(page.lines.count >= 3)
+        #expect(page.lines.map(\.box.y) == page.lines.map(\.box.y).sorted(by: >))
+        #expect(page.lines.map(\.readingOrder) == Array(page.lines.indices))
+        #expect(page.readingOrderStyle == nil && page.skew == 0)
+        // It was asked once, with every line of the page and its reading; a horizontal line reads left to right.
+        let given = try #require(orderer.calls.count == 1 ? orderer.calls.first : nil)
+        #expect(given.map(\.text.text).sorted() == page.lines.map(\.text).sorted())
+        #expect(given.allSatisfy { $0.end.x > $0.start.x && !$0.text.text.isEmpty })
+    }
+
     @Test("a supplied detector whose regions are not the mode's is refused when the pipeline is built")
     func mismatchedDetector() throws {
         var config = Self.configuration(.ppocr, models: try TestPaths.ppocrModels())
@@ -111,6 +127,18 @@ struct StageOverrideTests {
         #expect(throws: StageError.mismatch(mode: .ppocr, expected: "Detection", found: "KotenDetection")) {
             try engine.pipeline(for: .ppocr)
         }
+    }
+}
+
+/// An order stage without geometry rules: lines from the bottom of the page up. Keeps the lines of each call.
+private final class BottomUpOrderer: PageOrderer, @unchecked Sendable {
+    private let lock = NSLock()
+    private var given: [[OrderLine]] = []
+    var calls: [[OrderLine]] { lock.withLock { given } }
+
+    func order(_ lines: [OrderLine]) -> LineOrdering {
+        lock.withLock { given.append(lines) }
+        return LineOrdering(order: lines.indices.sorted { lines[$0].quad.bounds.y0 > lines[$1].quad.bounds.y0 })
     }
 }
 

@@ -67,4 +67,29 @@ struct ImageOrientationTests {
             }
         }
     }
+
+    /// A page read turned back (`turnedUpright(from:)`) is shown as it was read: turned back too, whole pages
+    /// turned by libvips, which a top-to-bottom decoder refuses for a large page ("out of order read").
+    @Test("a page read turned back is shown turned back, for each turn", arguments: PageRotation.allCases)
+    func displayedTurnedBack(turn: PageRotation) throws {
+        let dir = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try ImageSource(url: try Self.stored(orientation: 1, in: dir)).turnedUpright(from: turn)
+        // The stored page's black top-left quadrant, turned counter-clockwise by `turn`.
+        let expected: [PageRotation: (right: Bool, bottom: Bool)] = [
+            .upright: (false, false), .clockwise90: (false, true), .halfTurn: (true, true), .clockwise270: (true, false),
+        ]
+        let corner = try #require(expected[turn])
+        for maxSide in [nil, 750] {
+            let handle = try source.displayImage(maxSide: maxSide)
+            let image = RGBImage(uncheckedWidth: handle.width, height: handle.height,
+                                 pixels: try handle.readPixels { ImageError.corrupt(path: "turned", detail: $0) })
+            #expect(image.width * source.height == image.height * source.width)
+            for (fx, fy) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
+                let black = (fx > 0.5) == corner.right && (fy > 0.5) == corner.bottom
+                #expect(Self.isDark(image, fx: fx, fy: fy) == black,
+                        "turn \(turn.degrees), \(image.width)×\(image.height): (\(fx), \(fy)) should be \(black ? "black" : "white")")
+            }
+        }
+    }
 }

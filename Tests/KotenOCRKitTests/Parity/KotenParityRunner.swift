@@ -15,7 +15,8 @@ enum KotenParityRunner {
         let (width, height) = try raw.imageSize
         let name = try raw.imageName
         let detections = try RTMDetPostprocess.detections(dets: raw.floats("dets"), paddedSize: raw.paddedSize)
-        let page = try KotenPage.orderedPage(detections: detections, imageWidth: width, imageHeight: height, imageName: name)
+        let page = try KotenPage.orderedPage(detections: detections, imageWidth: width, imageHeight: height, imageName: name,
+                                             style: .ndl)  // `--reading-order ndl`: the goldens are NDL's order
         let strings = try await KotenRecognition.read(lines: KotenPage.recognitionLines(in: page), imageWidth: width,
                                                       imageHeight: height, reader: recogniser.read)
         var done = page

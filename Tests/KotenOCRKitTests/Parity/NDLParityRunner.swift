@@ -14,7 +14,8 @@ enum NDLParityRunner {
         let template = NDLLayout.template(detections: detections, imageWidth: width, imageHeight: height, imageName: name)
         try Compare.text(template, Compare.golden(c, "stage_layout.xml"), "stage_layout.xml")
         try compareXYCut(c, layoutTemplate: template)
-        var page = try NDLPage.orderedPage(detections: detections, imageWidth: width, imageHeight: height, imageName: name)
+        var page = try NDLPage.orderedPage(detections: detections, imageWidth: width, imageHeight: height, imageName: name,
+                                           style: .ndl)  // `--reading-order ndl`: the goldens are NDL's order
         try Compare.text(stageOrderedString(page), Compare.golden(c, "stage_ordered.xml"), "stage_ordered.xml")
 
         let lines = NDLPage.recognitionLines(in: &page, detections: detections)

@@ -13,9 +13,10 @@ public struct KotenDescriptor: ModeDescriptor {
     /// The run's TEI document (`tei`).
     public func runDocument(for format: ResultFormat) -> (any RunDocument)? { format == .tei ? TEIRun() : nil }
 
-    /// `KotenPipeline` with the configuration's stages (charset read and checked).
-    /// Throws `ModelError.invalidFile`, `StageError.mismatch`.
+    /// `KotenPipeline` with the configuration's reading order, page rotation and stages (charset read and
+    /// checked). Throws `ModelError.invalidFile`, `StageError.mismatch`.
     public func pipeline(files: ModeFiles, configuration: OCRConfiguration) throws -> any ModePipeline {
-        try KotenPipeline(files: KotenModelFiles(files: files), stages: configuration.stages[.koten] ?? StageOverrides())
+        try KotenPipeline(files: KotenModelFiles(files: files), readingOrder: configuration.readingOrder,
+                          pageRotation: configuration.pageRotation, stages: configuration.stages[.koten] ?? StageOverrides())
     }
 }

@@ -8,13 +8,15 @@ public enum KotenPage {
     /// How NDL Koten OCR-Lite writes its per-page JSON (`ModeDescriptor.referenceJSON`, `ReferencePage.jsonStyle`).
     static let jsonStyle = ReferenceJSONStyle.koten
 
-    /// The ordered page tree (koten `stage_ordered.xml`): every detection a LINE under PAGE,
-    /// ORDER by XY-cut, sorted, duplicates (> 0.9) removed; no 割注, no smoothing.
+    /// The ordered page tree: every detection a LINE under PAGE, ORDER by XY-cut, sorted, duplicates (> 0.9)
+    /// removed; no 割注, no smoothing. `style` `ndl`: koten's `stage_ordered.xml` exactly; `page`: XY-cut leaves
+    /// sorted by writing direction (`ReadingOrderStyle`).
     /// - Throws: only if the layout template cannot be parsed (an internal error).
     public static func orderedPage(detections: [KotenDetection], imageWidth: Int, imageHeight: Int,
-                                   imageName: String) throws -> PageNode {
+                                   imageName: String, style: ReadingOrderStyle) throws -> PageNode {
         try LayoutTemplate.orderedPage(KotenLayout.template(detections: detections, imageWidth: imageWidth,
-                                                            imageHeight: imageHeight, imageName: imageName), options: .koten)
+                                                            imageHeight: imageHeight, imageName: imageName),
+                                       options: .koten, style: style)
     }
 
     /// The LINEs to recognise in document order.

@@ -13,13 +13,21 @@ public struct KotenPipeline: ModePipeline {
     public let detector: any PageDetector<KotenDetection>
     /// Reads each line (the koten PARSeq recogniser unless the configuration supplies another).
     public let reader: any LineReader<RecognisedText>
+    /// Reading order style (`page` by default; `ndl` is the reference's exactly).
+    public let readingOrder: ReadingOrderStyle
+    /// The rotation every page is turned back from before it is read; nil reads pages as given (RTMDet gives no
+    /// sign of a turned page).
+    public let pageRotation: PageRotation?
     private let ready = Once<Bool>()
 
     /// Reads and checks the charset (unless `stages` supplies the reader); models load on first use.
     /// Throws `ModelError.invalidFile`, `StageError.mismatch` for a supplied detector that does not find
     /// `KotenDetection`s.
-    public init(files: KotenModelFiles, stages: StageOverrides = StageOverrides()) throws {
+    public init(files: KotenModelFiles, readingOrder: ReadingOrderStyle = .page, pageRotation: PageRotation? = nil,
+                stages: StageOverrides = StageOverrides()) throws {
         self.files = files
+        self.readingOrder = readingOrder
+        self.pageRotation = pageRotation
         detector = try stages.detector(finding: KotenDetection.self, mode: .koten) ?? RTMDetDetector.detector(model: files.detector)
         reader = try stages.reader ?? PARSeqRecogniser(model: files.recogniser, charset: PARSeqCharset(contentsOf: files.charset),
                                                        preprocessing: .koten)
@@ -36,12 +44,13 @@ public struct KotenPipeline: ModePipeline {
         }
     }
 
-    public func read(_ source: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
+    public func read(_ given: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
+        let source = pageRotation.map { given.turnedUpright(from: $0) } ?? given
         let (detections, page, image) = try await ReferencePage.detect(source, with: detector, store: store)
         try await prepare(store: store)  // after detection: a lazy first page loads the recogniser only now
         var tree = try PipelineStage.order.measure {
             try KotenPage.orderedPage(detections: detections, imageWidth: page.width, imageHeight: page.height,
-                                      imageName: image.name)
+                                      imageName: image.name, style: readingOrder)
         }
         let reader = self.reader
         let lines = KotenPage.recognitionLines(in: tree)
@@ -57,6 +66,7 @@ public struct KotenPipeline: ModePipeline {
         tree.setLineStrings(readings.map(\.text))
         let info = models.map { PageResult.ModelInfo(model: $0, role: $0.role) }
         let reference = ReferencePage(mode: .koten, page: tree, image: image, jsonStyle: KotenPage.jsonStyle)
-        return PageResult(source: source, models: info, reference: reference, readings: readings)
+        return PageResult(source: given, models: info, reference: reference, readings: readings,
+                          rotation: pageRotation ?? .upright, style: readingOrder)
     }
 }

@@ -10,9 +10,10 @@ public struct NDLDescriptor: ModeDescriptor {
     public var defaultFormats: [ResultFormat] { [.txt, .json, .xml] }
     public var referenceJSON: ReferenceJSONStyle? { NDLPage.jsonStyle }
 
-    /// `NDLPipeline` with the configuration's stages (classes and charset read and
+    /// `NDLPipeline` with the configuration's reading order, page rotation and stages (classes and charset read and
     /// checked). Throws `ModelError.invalidFile`, `StageError.mismatch`.
     public func pipeline(files: ModeFiles, configuration: OCRConfiguration) throws -> any ModePipeline {
-        try NDLPipeline(files: NDLModelFiles(files: files), stages: configuration.stages[.ndl] ?? StageOverrides())
+        try NDLPipeline(files: NDLModelFiles(files: files), readingOrder: configuration.readingOrder,
+                        pageRotation: configuration.pageRotation, stages: configuration.stages[.ndl] ?? StageOverrides())
     }
 }

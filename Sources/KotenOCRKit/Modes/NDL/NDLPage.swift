@@ -7,13 +7,15 @@ public enum NDLPage {
     /// How NDLOCR-Lite writes its per-page JSON (`ModeDescriptor.referenceJSON`, `ReferencePage.jsonStyle`).
     static let jsonStyle = ReferenceJSONStyle.ndl
 
-    /// The ordered page tree (the reference's `stage_ordered.xml`): layout template parsed,
-    /// ORDER set by XY-cut, lines sorted, duplicates removed, 割注 grouped, order smoothed.
+    /// The ordered page tree: layout template parsed, ORDER set by XY-cut, lines sorted, duplicates removed,
+    /// 割注 grouped, order smoothed. `style` `ndl`: the reference's `stage_ordered.xml` exactly; `page`: XY-cut
+    /// leaves sorted by writing direction (`ReadingOrderStyle`).
     /// - Throws: only if the layout template cannot be parsed (an internal error).
     public static func orderedPage(detections: [NDLDetection], imageWidth: Int, imageHeight: Int,
-                                   imageName: String) throws -> PageNode {
+                                   imageName: String, style: ReadingOrderStyle) throws -> PageNode {
         try LayoutTemplate.orderedPage(NDLLayout.template(detections: detections, imageWidth: imageWidth,
-                                                          imageHeight: imageHeight, imageName: imageName), options: .ndl)
+                                                          imageHeight: imageHeight, imageName: imageName),
+                                       options: .ndl, style: style)
     }
 
     /// The LINEs to recognise in document order. When the page has no LINE but there are

@@ -17,6 +17,11 @@ public struct NDLPipeline: ModePipeline {
     public let charset: PARSeqCharset
     /// The reader the configuration supplies for every cascade model, in place of the routed recognisers.
     public let suppliedReader: (any LineReader<RecognisedText>)?
+    /// Reading order style (`page` by default; `ndl` is the reference's exactly).
+    public let readingOrder: ReadingOrderStyle
+    /// The rotation every page is turned back from before it is read; nil reads pages as given (DEIM gives no
+    /// sign of a turned page).
+    public let pageRotation: PageRotation?
     private let ready = Once<Ready>()
 
     /// The checked models: the reader of each cascade model, the file each routed recogniser is (none for a
@@ -30,8 +35,11 @@ public struct NDLPipeline: ModePipeline {
     /// Reads and checks the configuration files (classes and charset); models load on first use.
     /// Throws `ModelError.invalidFile` naming the file and what is wrong, `StageError.mismatch` for a
     /// supplied detector that does not find `NDLDetection`s.
-    public init(files: NDLModelFiles, stages: StageOverrides = StageOverrides()) throws {
+    public init(files: NDLModelFiles, readingOrder: ReadingOrderStyle = .page, pageRotation: PageRotation? = nil,
+                stages: StageOverrides = StageOverrides()) throws {
         self.files = files
+        self.readingOrder = readingOrder
+        self.pageRotation = pageRotation
         try NDLClass.validateClassesFile(files.classes)
         charset = try PARSeqCharset(contentsOf: files.charset)
         detector = try stages.detector(finding: NDLDetection.self, mode: .ndl) ?? DEIMDetector.detector(model: files.detector)
@@ -101,14 +109,15 @@ public struct NDLPipeline: ModePipeline {
         return Dictionary(uniqueKeysWithValues: zip(CascadeModel.allCases, sorted.map(\.0)))
     }
 
-    public func read(_ source: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
+    public func read(_ given: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
+        let source = pageRotation.map { given.turnedUpright(from: $0) } ?? given
         // Detection first: on a lazy first page the recognisers load (and are routed) only after the detector's
         // activations are gone.
         let (detections, page, image) = try await ReferencePage.detect(source, with: detector, store: store)
         let ready = try await prepared(store)
         var tree = try PipelineStage.order.measure {
             try NDLPage.orderedPage(detections: detections, imageWidth: page.width, imageHeight: page.height,
-                                    imageName: image.name)
+                                    imageName: image.name, style: readingOrder)
         }
         let lines = NDLPage.recognitionLines(in: &tree, detections: detections)
         let readers = ready.readers
@@ -124,6 +133,7 @@ public struct NDLPipeline: ModePipeline {
         }
         tree.setLineStrings(readings.map(\.text))
         let reference = ReferencePage(mode: .ndl, page: tree, image: image, jsonStyle: NDLPage.jsonStyle)
-        return PageResult(source: source, models: ready.modelInfo, reference: reference, readings: readings)
+        return PageResult(source: given, models: ready.modelInfo, reference: reference, readings: readings,
+                          rotation: pageRotation ?? .upright, style: readingOrder)
     }
 }

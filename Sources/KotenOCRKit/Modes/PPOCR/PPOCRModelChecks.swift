@@ -8,18 +8,24 @@ extension DBDetector {
     }
 }
 
+extension OrientationClassifier {
+    /// Loads the classifier and checks it takes float32 [N,3,80,160] (one input, one output).
+    /// Throws `ModelError.invalidFile` naming the file and what is wrong.
+    public func prepare(store: ModelStore) async throws {
+        try await PPOCRModelCheck.check(model, store: store, what: "PP-OCRv5's line classifier") { s, input in
+            guard input.shape[1] == 3, input.shape[2] == 80, input.shape[3] == 160 else {
+                throw s.failure("PP-OCRv5's line classifier: input \(input), expected float32 [N,3,80,160]")
+            }
+        }
+    }
+}
+
 extension PPOCRLineReader {
     /// Loads the classifier (when used) and the recogniser and checks them: the classifier takes float32
     /// [N,3,80,160]; the recogniser [N,3,48,W], and one run on a blank line shows its output classes equal the
     /// keys file's entries. Throws `ModelError.invalidFile` naming the file and what is wrong.
     public func prepare(store: ModelStore) async throws {
-        if let classifier {
-            try await PPOCRModelCheck.check(classifier.model, store: store, what: "PP-OCRv5's line classifier") { s, input in
-                guard input.shape[1] == 3, input.shape[2] == 80, input.shape[3] == 160 else {
-                    throw s.failure("PP-OCRv5's line classifier: input \(input), expected float32 [N,3,80,160]")
-                }
-            }
-        }
+        if let classifier { try await classifier.prepare(store: store) }
         try await PPOCRModelCheck.check(recogniser.model, store: store, what: "PP-OCRv5's recogniser") { s, input in
             guard input.shape[1] == 3, input.shape[2] == 48 else {
                 throw s.failure("PP-OCRv5's recogniser: input \(input), expected float32 [N,3,48,W]")

@@ -2,49 +2,97 @@ import Foundation
 
 /// The `ppocr` mode: PP-OCRv5 mobile (docs/reference-pipelines.md §4).
 ///
-/// decode (reduced, for the detector) → detect (DB) → crop (perspective, at source resolution; vertical
-/// lines turned counter-clockwise) → classify orientation (optional) → recognise (CTC) → reading order
-/// (XY-cut). The detector's input and activations are gone before the full-resolution page is decoded for
-/// crops; crops are made one bounded batch at a time and the page is released before recognition ends.
+/// decode (reduced, for the detector) → detect (DB) → crop (perspective, at source resolution) → page orientation
+/// (`PPOCRPageOrientation`: the lines' shapes and the orientation classifier's votes) → each line turned upright
+/// and recognised (CTC) → line filter (a box read as empty is no line; one under `minLineConfidence` is flagged
+/// `lowConfidence`) → reading order (`PageOrderer`, by default `PageFrameOrder`: deskewed XY-cut, ruby; the flagged
+/// lines ordered apart, after the others). A page found turned is read
+/// a second time turned upright (decoded, turned in memory, detected again); a page given turned
+/// (`OCRConfiguration.pageRotation`) is turned before the first. The detector's input and activations are gone
+/// before the full-resolution page is decoded for crops; the page is released before recognition starts.
 public struct PPOCRPipeline: ModePipeline {
     public let mode = OCRMode.ppocr
     public let files: PPOCRModelFiles
     /// Finds the lines (`DBDetector` unless the configuration supplies another).
     public let detector: any PageDetector<Detection>
-    /// Reads each line, cut and turned upright (`PPOCRLineReader`: orientation classifier and CTC recogniser,
-    /// unless the configuration supplies another).
+    /// Reads each line, cut and turned upright (`PPOCRLineReader`'s CTC recogniser, unless the configuration
+    /// supplies another).
     public let reader: any LineReader<RecognisedText>
+    /// The line-orientation classifier that votes on the page's orientation and settles lines across the main
+    /// ones; nil when turned off or when the configuration supplies the reader (which then stands for both).
+    public let classifier: OrientationClassifier?
+    /// Puts the lines in reading order (`PageFrameOrder` in the `readingOrder` style unless the configuration
+    /// supplies another).
+    public let orderer: any PageOrderer
+    /// How the pages are turned: nil to tell from each page (default).
+    public let pageRotation: PageRotation?
     /// Lines read with a lower confidence are flagged `lowConfidence` (kept in the JSON, not in the text).
     public let minLineConfidence: Float
 
     /// Reads the keys file (unless `stages` supplies the reader). Throws if it cannot be read,
     /// `StageError.mismatch` for a supplied detector that does not find `Detection`s.
+    /// `detectorMaxSide`: nil fits the detector's scale to each page (`DetectorScale`), a side reads each page
+    /// once at that size.
     public init(files: PPOCRModelFiles, detectorMaxSide: Int? = nil, useOrientationClassifier: Bool = true,
-                minLineConfidence: Float = 0.5, stages: StageOverrides = StageOverrides()) throws {
+                minLineConfidence: Float = 0.5, readingOrder: ReadingOrderStyle = .page,
+                pageRotation: PageRotation? = nil, stages: StageOverrides = StageOverrides()) throws {
         self.files = files
         self.minLineConfidence = minLineConfidence
         detector = try stages.detector(finding: Detection.self, mode: .ppocr) ?? DBDetector(model: files.detector, maxSide: detectorMaxSide)
-        reader = try stages.reader ?? PPOCRLineReader(files: files, useOrientationClassifier: useOrientationClassifier)
+        reader = try stages.reader ?? PPOCRLineReader(files: files, useOrientationClassifier: false)
+        classifier = stages.reader == nil && useOrientationClassifier ? OrientationClassifier(model: files.classifier) : nil
+        orderer = stages.orderer ?? PageFrameOrder(style: readingOrder)
+        self.pageRotation = pageRotation
     }
 
-    public var models: [ModelDescriptor] { detector.models + reader.models }
+    public var models: [ModelDescriptor] { detector.models + reader.models + (classifier.map { [$0.model] } ?? []) }
 
     /// Loads the stages' models and checks them (detector, then classifier and recogniser: the shapes, and
     /// the recogniser's output classes against the keys). Throws `ModelError.invalidFile` naming the file and
     /// what is wrong.
     public func prepare(store: ModelStore) async throws {
         try await detector.prepare(store: store)
+        if let classifier { try await classifier.prepare(store: store) }
         try await reader.prepare(store: store)
     }
 
+    /// Reads `page`. A page found turned (or given turned, `pageRotation`) is read again turned upright: detected,
+    /// cut and read as an upright page would be, its lines' coordinates those of the upright page.
     public func read(_ page: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
+        var rotation = pageRotation ?? .upright
+        var pass = try await readLines(page.turnedUpright(from: rotation), known: pageRotation == nil ? .none : .upright,
+                                       store: store, limit: limit)
+        if pageRotation == nil, pass.orientation.rotation != .upright {
+            rotation = pass.orientation.rotation
+            pass = try await readLines(page.turnedUpright(from: rotation), known: .writing(vertical: pass.orientation.vertical),
+                                       store: store, limit: limit)
+        }
+        let orderer = self.orderer
+        let kept = pass.lines.filter { !$0.lowConfidence }, junk = pass.lines.filter(\.lowConfidence)
+        // Junk never shapes the order of the text: the flagged lines are ordered apart (they annotate nothing).
+        let (ordering, junkOrdering) = PipelineStage.order.measure {
+            (orderer.order(kept.map(\.line)), junk.isEmpty ? LineOrdering(order: []) : orderer.order(junk.map(\.line)))
+        }
+        let lines = PageResult.TextLine.ordered(kept, ordering)
+        let flagged = PageResult.TextLine.ordered(junk, junkOrdering, first: lines.count, ruby: false)
+        let style = (orderer as? PageFrameOrder)?.style
+        var result = PageResult(source: page, mode: mode, models: models, lines: lines + flagged,
+                                rotation: rotation, skew: ordering.skew, style: style)
+        result.detector = pass.detector
+        return result
+    }
+
+    /// Detects, cuts and reads the lines of `page` (`PPOCRLineTurning`, told what is `known` of its orientation).
+    /// Lines whose text is empty are dropped; those under `minLineConfidence` flagged.
+    private func readLines(_ page: ImageSource, known: PPOCRLineTurning.Known, store: ModelStore, limit: Int) async throws
+        -> (orientation: PPOCRPageOrientation, lines: [PPOCRReadLine], detector: DetectorSummary?) {
         let detector = self.detector
         // The detect stage's end returns the detector's activations to the system (`StageBoundary`).
         var detected = try await PipelineStage.detect.measure { try await detector.detect(page, store: store) }
-        let detections = detected.detections
+        let detections = detected.detections.map { d in Detection(quad: Self.cornersFromTopLeft(d.quad), score: d.score) }
         // Crops at source resolution; the full page exists only while they are cut, so the decode stage's end
         // returns it to the system before recognition and only the line crops remain.
-        let crops: [(crop: RGBImage, orientation: LineOrientation)]
+        let crops: [RGBImage]
         if detections.isEmpty {
             crops = []
             detected.page = nil
@@ -55,39 +103,35 @@ public struct PPOCRPipeline: ModePipeline {
                 detected.page = nil
                 return try detections.map { d in
                     try Task.checkCancellation()
-                    let crop = perspectiveCrop(image, quad: d.quad)
-                    let orientation = LineOrientation(width: Double(crop.width), height: Double(crop.height))
-                    return (orientation == .vertical ? crop.rotatedCounterClockwise() : crop, orientation)
+                    return perspectiveCrop(image, quad: d.quad)
                 }
             }
         }
-        let reader = self.reader
         LineProgress.found(crops.count)
-        let texts = try await PipelineStage.recognise.measure {
-            try await boundedMap(crops.map(\.crop), limit: limit) { line -> RecognisedText in
-                let text = try await reader.read(PixelBox(x1: 0, y1: 0, x2: line.width, y2: line.height), of: line, store: store)
-                LineProgress.lineRead()
-                return text
-            }
+        let turning = PPOCRLineTurning(classifier: classifier, reader: reader, store: store, limit: limit)
+        let (orientation, readings) = try await PipelineStage.recognise.measure { try await turning.read(crops, known: known) }
+        let minConfidence = minLineConfidence
+        let lines = zip(detections, readings).compactMap { d, r -> PPOCRReadLine? in
+            let axis = PPOCRLineTurning.readingAxis(of: d.quad, quarterTurns: r.quarterTurns)
+            return PPOCRReadLine(line: OrderLine(quad: d.quad, start: axis.start, end: axis.end, text: r.text),
+                                 orientation: LineOrientation(width: Double(r.cropWidth), height: Double(r.cropHeight)),
+                                 score: d.score, minConfidence: minConfidence)
         }
-        let lines = zip(detections, zip(texts, crops)).compactMap { d, tc in
-            PageResult.TextLine(detection: d, text: tc.0, orientation: tc.1.orientation, minConfidence: minLineConfidence)
-        }
-        let ordered = PipelineStage.order.measure { Self.ordered(junkLast: lines) }
-        var result = PageResult(source: page, mode: mode, models: models, lines: ordered)
-        result.detector = detected.summary
-        return result
+        return (orientation, lines, detected.summary)
     }
 
-    /// The lines not flagged `lowConfidence` in reading order, then the flagged ones in theirs (so junk never
-    /// shapes the order of the text); `readingOrder` numbers them all.
-    static func ordered(junkLast lines: [PageResult.TextLine]) -> [PageResult.TextLine] {
-        let kept = PageReadingOrder.ordered(lines.filter { $0.lowConfidence != true })
-        let junk = PageReadingOrder.ordered(lines.filter { $0.lowConfidence == true })
-        return (kept + junk).enumerated().map { position, line in
-            var line = line
-            line.readingOrder = position
-            return line
-        }
+    /// `quad`'s corners clockwise on screen, starting at the corner whose edge to the next one points most nearly
+    /// to the right (within 45°): for a skewed line, its top-left whatever the skew, so its crop is cut with the
+    /// text's own width and height (a tall column stays tall). Leaves a detector's quad that is already so
+    /// unchanged.
+    static func cornersFromTopLeft(_ quad: Quad) -> Quad {
+        var p = quad.points
+        let twiceArea = (0..<4).reduce(0.0) { s, i in s + p[i].x * p[(i + 1) % 4].y - p[(i + 1) % 4].x * p[i].y }
+        if twiceArea < 0 { p.reverse() }
+        let start = (0..<4).first { i in
+            let dx = p[(i + 1) % 4].x - p[i].x, dy = p[(i + 1) % 4].y - p[i].y
+            return dx > 0 && abs(dy) <= dx && !(dy == -dx)
+        } ?? 0
+        return Quad(p[start], p[(start + 1) % 4], p[(start + 2) % 4], p[(start + 3) % 4])
     }
 }

@@ -30,7 +30,8 @@ public struct PPOCRRecogniser: Sendable {
         let h = Self.height
         let scaled = min(Self.maxWidth, max(1, Int((Double(h) * Double(line.width) / Double(line.height)).rounded(.up))))
         let resized = bilinearResize(line, width: scaled, height: h)
-        let tensor = packImageTensor(resized, order: .bgr, normalisation: .symmetric, tensorWidth: max(Self.minWidth, scaled))
+        let tensorWidth = max(Self.minWidth, scaled)
+        let tensor = packImageTensor(resized, order: .bgr, normalisation: .symmetric, tensorWidth: tensorWidth)
         let decoder = self.decoder
         return try await store.withModel(model) { handle in
             guard let input = handle.inputs.first?.name, let output = handle.outputs.first?.name else {
@@ -46,7 +47,11 @@ public struct PPOCRRecogniser: Sendable {
                     throw InferenceError.signatureMismatch(model: path,
                         reason: "\(probs.shape[2]) output classes but \(decoder.keys.count) keys")
                 }
-                return decoder.decode(values, steps: probs.shape[1], classes: probs.shape[2])
+                var text = decoder.decode(values, steps: probs.shape[1], classes: probs.shape[2])
+                let centres = CTCAlignment.centres(values, steps: probs.shape[1], classes: probs.shape[2],
+                                                   keyCount: decoder.keys.count, tensorWidth: tensorWidth, contentWidth: scaled)
+                if centres.count == text.characters.count { text.characterCentres = centres }
+                return text
             }
         }
     }

@@ -102,6 +102,10 @@ extension PageResult {
 
     /// The lines whose text belongs in a text layer (pdf, html): `formatLines` without ruby (`kind` "ruby").
     var textLayerLines: [FormatLine] { formatLines.filter { $0.line.kind != "ruby" } }
+
+    /// `image` (the page as given, `KotenOCR.open`) as the formats that show it draw it: turned back from the
+    /// page's `rotation`, so that the image is the upright page the lines' coordinates are in.
+    func shownImage(_ image: ImageSource) -> ImageSource { image.turnedUpright(from: rotation ?? .upright) }
 }
 
 extension PageResult.Box {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// `html` (`<stem>.html`): one self-contained page — the page image embedded as a data URI (a JPEG, PNG, WebP or
-/// GIF file as it is when it needs no EXIF turn, otherwise the upright page as JPEG), each line's text laid over
+/// GIF file as it is when it needs no turn, EXIF or `PageResult.rotation`, otherwise the upright page as JPEG),
+/// each line's text laid over
 /// its box (transparent, selectable, found by the browser's search; vertical lines in `writing-mode:
 /// vertical-rl`, fitted to the box by a few lines of script), and beside it the lines in reading
 /// order with characters below `lowConfidence` marked. Ruby lines are outlined but carry no text. Written as
@@ -10,7 +11,8 @@ enum PageHTML {
     /// Characters whose probability is below this are marked (`<mark class="low">`).
     static let lowConfidence: Float = 0.5
 
-    static func document(_ page: PageResult, image: ImageSource) throws -> Data {
+    static func document(_ page: PageResult, image given: ImageSource) throws -> Data {
+        let image = page.shownImage(given)
         let (width, height) = (page.source.width, page.source.height)
         let name = (page.source.path as NSString).lastPathComponent
         let lines = page.formatLines
@@ -77,7 +79,7 @@ enum PageHTML {
     /// The page image as a data URI.
     private static func imageURI(_ image: ImageSource) throws -> String {
         let types = ["jpegload": "image/jpeg", "pngload": "image/png", "webpload": "image/webp", "gifload": "image/gif"]
-        if image.orientation == 1, let type = types[image.loader], let bytes = try image.sourceBytes() {
+        if image.orientation == 1, image.bytesShowUpright, let type = types[image.loader], let bytes = try image.sourceBytes() {
             return "data:\(type);base64," + bytes.base64EncodedString()
         }
         return "data:image/jpeg;base64," + (try image.encodedDisplay(.jpeg(quality: 90))).base64EncodedString()

@@ -11,8 +11,10 @@ enum PageViz {
     static let vertical = VipsCanvas.Colour(213, 94, 0)
     static let ruby = VipsCanvas.Colour(0, 158, 115)
 
-    /// The picture of `page` read from `image`. Throws `ImageError` naming the file.
-    static func picture(_ page: PageResult, image: ImageSource) throws -> Data {
+    /// The picture of `page` read from `image` (the page as given; shown turned upright as `page` was read,
+    /// `PageResult.shownImage`). Throws `ImageError` naming the file.
+    static func picture(_ page: PageResult, image given: ImageSource) throws -> Data {
+        let image = page.shownImage(given)
         let canvas = try VipsCanvas(try image.displayImage(maxSide: maxSide), name: image.name)
         let sx = Double(canvas.width) / Double(max(1, page.source.width))
         let sy = Double(canvas.height) / Double(max(1, page.source.height))

@@ -22,9 +22,10 @@ struct PDFImage: Codable, Equatable {
     var data: Data
 
     /// The image of `source`: its JPEG bytes when it is a JPEG PDF can hold (baseline or progressive, 8-bit,
-    /// 1, 3 or 4 components), otherwise the upright page as PNG rows. Throws `ImageError` naming the file.
+    /// 1, 3 or 4 components) and is not read turned back (`ImageSource.turn`), otherwise the upright page as PNG
+    /// rows. Throws `ImageError` naming the file.
     static func of(_ source: ImageSource) throws -> PDFImage {
-        if source.isJPEG, let bytes = try source.sourceBytes(), let jpeg = JPEGHeader(bytes) {
+        if source.isJPEG, source.bytesShowUpright, let bytes = try source.sourceBytes(), let jpeg = JPEGHeader(bytes) {
             return PDFImage(width: jpeg.width, height: jpeg.height,
                             colourSpace: ["DeviceGray", "DeviceGray", "DeviceRGB", "DeviceRGB", "DeviceCMYK"][jpeg.components],
                             filter: "DCTDecode", decodeParameters: nil,

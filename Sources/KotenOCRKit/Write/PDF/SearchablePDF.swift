@@ -25,10 +25,12 @@ public enum SearchablePDF {
     /// The resolution assumed for an image that declares none (dots per inch).
     public static let defaultDPI = 300.0
 
-    /// The page of `result`, read from `image`: the image (a JPEG's own bytes, otherwise the upright page as
-    /// lossless PNG rows) and one invisible text object per line in reading order, ruby left out.
+    /// The page of `result`, read from `image` (the page as given): the image (a JPEG's own bytes, otherwise the
+    /// upright page as lossless PNG rows; a page read turned back, `PageResult.rotation`, is shown upright as PNG)
+    /// and one invisible text object per line in reading order, ruby left out.
     /// Throws `ImageError` naming the file when it cannot be read again.
-    public static func page(_ result: PageResult, image: ImageSource) throws -> Page {
+    public static func page(_ result: PageResult, image given: ImageSource) throws -> Page {
+        let image = result.shownImage(given)
         let dpi = try image.declaredDPI() ?? (defaultDPI, defaultDPI)
         let scale = (x: 72 / dpi.x, y: 72 / dpi.y)
         let (width, height) = (Double(image.width) * scale.x, Double(image.height) * scale.y)

@@ -1,0 +1,154 @@
+/// The `ppocr` page-orientation and recognition stage: decides how the page is turned (`PPOCRPageOrientation`)
+/// and reads every line turned upright, at most `limit` lines at a time, each line's reading counted
+/// (`LineProgress.lineRead`).
+///
+/// Votes: the orientation classifier's upside-down probability on up to `voters` of the longest main lines
+/// (turned as the lines' shape says), weighted by their length. Per line: main lines turned the page's way; lines
+/// across them turned one quarter more or less and then 180° when the classifier says so (probability above its
+/// threshold, as PP-OCR does line by line); near-square lines on a page of odd text turn read both ways, the more
+/// confident reading kept. Source: docs/reference-pipelines.md §4 steps 2–4 and "Where KotenOCR deviates".
+struct PPOCRLineTurning: Sendable {
+    let classifier: OrientationClassifier?
+    let reader: any LineReader<RecognisedText>
+    let store: ModelStore
+    let limit: Int
+    /// Most main lines the classifier votes on.
+    static let voters = 12
+
+    /// A line's reading and how its crop was turned for it.
+    struct Reading: Sendable {
+        var text: RecognisedText
+        /// Quarter turns counter-clockwise applied to the crop (as cut from the page as given).
+        var quarterTurns: Int
+        /// The crop's size as cut (before turning).
+        var cropWidth: Int
+        var cropHeight: Int
+    }
+
+    /// What is known of a page's orientation before its lines are read.
+    enum Known: Sendable {
+        /// Nothing: the lines' shapes, the classifier's votes and the writing test tell.
+        case none
+        /// The page is upright; its writing follows from its lines' shapes.
+        case upright
+        /// The page is upright and written this way (found on the page as given, read again upright).
+        case writing(vertical: Bool)
+    }
+
+    /// The page's orientation and every line's reading, in the order of `crops` (perspective crops of the page);
+    /// no readings when nothing was known and the page is found turned. Throws `InferenceError`,
+    /// `ModelStoreError`.
+    func read(_ crops: [RGBImage], known: Known) async throws -> (PPOCRPageOrientation, [Reading]) {
+        let sizes = crops.map { (width: $0.width, height: $0.height) }
+        let tallMain = PPOCRPageOrientation.tallMain(sizes)
+        var orientation: PPOCRPageOrientation
+        var tested: [Int: RecognisedText] = [:]
+        switch known {
+        case .upright:
+            orientation = PPOCRPageOrientation(rotation: .upright, tallMain: tallMain)
+        case .writing(let vertical):
+            orientation = PPOCRPageOrientation(textTurn: vertical ? 1 : 0, vertical: vertical)
+        case .none:
+            let vote = try await upsideDownVote(crops, tallMain: tallMain)
+            orientation = .fromVotes(tallMain: tallMain, upsideDown: vote)
+            let test = try await writingTest(crops, page: orientation)
+            tested = test.readings
+            if let vertical = test.vertical { orientation.vertical = vertical }
+            // A turned page is read again turned upright (`PPOCRPipeline`): its lines are not read here.
+            if orientation.rotation != .upright { return (orientation, []) }
+        }
+        let page = orientation, done = tested
+        let readings = try await boundedMap(Array(crops.indices), limit: limit) { i in
+            defer { LineProgress.lineRead() }
+            if let text = done[i] {
+                return Reading(text: text, quarterTurns: page.mainTurns, cropWidth: crops[i].width, cropHeight: crops[i].height)
+            }
+            return try await self.read(crops[i], page: page)
+        }
+        return (orientation, readings)
+    }
+
+    /// The length-weighted mean upside-down probability of the longest main lines, turned as their shape says;
+    /// nil without a classifier or main lines.
+    private func upsideDownVote(_ crops: [RGBImage], tallMain: Bool) async throws -> Double? {
+        guard let classifier else { return nil }
+        let probe = PPOCRPageOrientation(textTurn: tallMain ? 1 : 0, vertical: tallMain)
+        let main = crops.indices.filter { probe.shape(width: crops[$0].width, height: crops[$0].height) == .main }
+        let length: @Sendable (Int) -> Int = { i in max(crops[i].width, crops[i].height) }
+        let voters = main.sorted { (length($0), $1) > (length($1), $0) }.prefix(Self.voters)
+        guard !voters.isEmpty else { return nil }
+        let store = self.store, turns = probe.mainTurns
+        let votes = try await boundedMap(Array(voters), limit: limit) { i in
+            (p: Double(try await classifier.upsideDownProbability(crops[i].turnedCounterClockwise(quarterTurns: turns), store: store)),
+             weight: Double(length(i)))
+        }
+        let total = votes.reduce(0) { $0 + $1.weight }
+        return total > 0 ? votes.reduce(0) { $0 + $1.p * $1.weight } / total : nil
+    }
+
+    /// `PPOCRWritingTest` on up to `testedLines` of the longest main lines: whether the page is written vertically
+    /// (the majority of the lines tested; nil when no line could be tested), and the main lines' readings (kept).
+    private func writingTest(_ crops: [RGBImage], page: PPOCRPageOrientation) async throws
+        -> (vertical: Bool?, readings: [Int: RecognisedText]) {
+        let main = crops.indices.filter { page.shape(width: crops[$0].width, height: crops[$0].height) == .main }
+        let length: @Sendable (Int) -> Int = { i in max(crops[i].width, crops[i].height) }
+        let tested = Array(main.sorted { (length($0), $1) > (length($1), $0) }.prefix(Self.testedLines))
+        let turns = page.mainTurns
+        let results = try await boundedMap(tested, limit: limit) { i -> (RecognisedText, Bool?) in
+            let line = crops[i].turnedCounterClockwise(quarterTurns: turns)
+            let text = try await self.recognise(crops[i], turns: turns)
+            guard text.characters.count >= 4, let confidence = text.confidence,
+                  confidence >= PPOCRWritingTest.minLineConfidence, let cells = PPOCRWritingTest.cells(line, reading: text) else { return (text, nil) }
+            let cellText = try await self.reader.read(PixelBox(x1: 0, y1: 0, x2: cells.width, y2: cells.height), of: cells, store: self.store)
+            return (text, PPOCRWritingTest.isVertical(line: confidence, cells: cellText.confidence ?? 0))
+        }
+        let votes = results.compactMap(\.1)
+        let readings = Dictionary(uniqueKeysWithValues: zip(tested, results.map(\.0)))
+        let vertical = votes.filter { $0 }.count
+        guard 2 * vertical != votes.count else { return (nil, readings) }  // none, or a tie: keep the default
+        return (2 * vertical > votes.count, readings)
+    }
+
+    /// Most main lines `PPOCRWritingTest` reads.
+    static let testedLines = 3
+
+    /// One line turned as the page says and read.
+    private func read(_ crop: RGBImage, page: PPOCRPageOrientation) async throws -> Reading {
+        var turns = page.mainTurns
+        let shape = page.shape(width: crop.width, height: crop.height)
+        if shape == .across {
+            turns = page.acrossTurns
+            if let classifier, try await classifier.isUpsideDown(crop.turnedCounterClockwise(quarterTurns: turns), store: store) {
+                turns += 2
+            }
+        }
+        var text = try await recognise(crop, turns: turns)
+        if shape == .square, page.textTurn % 2 == 1 {
+            let other = try await recognise(crop, turns: page.acrossTurns)
+            if (other.confidence ?? -1) > (text.confidence ?? -1) {
+                text = other
+                turns = page.acrossTurns
+            }
+        }
+        return Reading(text: text, quarterTurns: turns % 4, cropWidth: crop.width, cropHeight: crop.height)
+    }
+
+    private func recognise(_ crop: RGBImage, turns: Int) async throws -> RecognisedText {
+        let line = crop.turnedCounterClockwise(quarterTurns: turns)
+        return try await reader.read(PixelBox(x1: 0, y1: 0, x2: line.width, y2: line.height), of: line, store: store)
+    }
+
+    /// Where reading starts and ends along a line cut from `quad` (corners clockwise from its top-left, in the page
+    /// as given) and turned `quarterTurns` counter-clockwise: the middles of the edges the turned crop's left and
+    /// right sides come from.
+    static func readingAxis(of quad: Quad, quarterTurns: Int) -> (start: Point, end: Point) {
+        let p = quad.points
+        func mid(_ a: Int, _ b: Int) -> Point { Point(x: (p[a].x + p[b].x) / 2, y: (p[a].y + p[b].y) / 2) }
+        switch (quarterTurns % 4 + 4) % 4 {
+        case 1: return (mid(0, 1), mid(3, 2))   // top edge → bottom edge
+        case 2: return (mid(1, 2), mid(0, 3))   // right edge → left edge
+        case 3: return (mid(3, 2), mid(0, 1))   // bottom edge → top edge
+        default: return (mid(0, 3), mid(1, 2))  // left edge → right edge
+        }
+    }
+}
