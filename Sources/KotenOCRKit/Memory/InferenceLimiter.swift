@@ -3,8 +3,10 @@
 /// Every `ModelHandle.run` passes through the store's limiter, so a page with 300 lines never has more than
 /// `limit` recognitions (or detections) running, each with its own activation buffers — the third failure in
 /// memory-design.md. Waiters are served first-in, first-out. `inFlight` and `highWaterMark` let tests and
-/// benchmarks check the bound. An exclusive run (used once per model to measure its activation memory alone)
-/// takes every slot.
+/// benchmarks check the bound. A run takes one slot per thread it computes on (a detector run with two intra-op
+/// threads takes two), so with one slot per usable CPU (`UsableCPUs`) runs in flight never ask for more threads
+/// than there are CPUs. An exclusive run (used once per model to measure its activation memory alone) takes
+/// every slot.
 public actor InferenceLimiter {
     /// The most runs allowed at once (≥ 1).
     public let limit: Int
@@ -19,10 +21,11 @@ public actor InferenceLimiter {
         self.limit = max(1, limit)
     }
 
-    /// Runs `body` once a slot is free (all slots when `exclusive`). The slots are returned when `body`
-    /// returns or throws.
-    public func run<T: Sendable>(exclusive: Bool = false, _ body: @Sendable () async throws -> T) async throws -> T {
-        let slots = exclusive ? limit : 1
+    /// Runs `body` once `slots` slots are free (at least 1, at most `limit`; all of them when `exclusive`).
+    /// The slots are returned when `body` returns or throws.
+    public func run<T: Sendable>(slots wanted: Int = 1, exclusive: Bool = false,
+                                 _ body: @Sendable () async throws -> T) async throws -> T {
+        let slots = exclusive ? limit : min(limit, max(1, wanted))
         await acquire(slots)
         inFlight += 1
         highWaterMark = max(highWaterMark, inFlight)

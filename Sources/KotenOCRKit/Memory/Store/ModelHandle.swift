@@ -21,16 +21,18 @@ public struct ModelHandle: Sendable {
 
     /// Runs the model and hands `consume` the outputs in place, in ONNX Runtime's buffers (valid only during
     /// the call, on the inference thread): a large output is read without a copy. Same limiter, admission and
-    /// measurement as `run(_:outputNames:)`.
+    /// measurement as `run(_:outputNames:)`. The run takes one limiter slot per intra-op thread of the model's
+    /// stage (`SessionOptions.threads(for:)`).
     public func run<R: Sendable>(_ inputs: [String: Tensor], outputNames: [String]? = nil,
                                  consume: @escaping @Sendable ([String: TensorView]) throws -> R) async throws -> R {
         let elements = inputs.values.reduce(0) { $0 + $1.elementCount }
         let measure = await store.shouldMeasure(descriptor)
         let session = self.session, meter = store.meter
         let shrink = store.sessionOptions.usesArena(for: descriptor.stage)
+        let slots = store.sessionOptions.threads(for: descriptor.stage)
         let outcome: (R, Int, Int)
         do {
-            outcome = try await store.limiter.run(exclusive: measure) { [store, descriptor] () async throws -> (R, Int, Int) in
+            outcome = try await store.limiter.run(slots: slots, exclusive: measure) { [store, descriptor] () async throws -> (R, Int, Int) in
                 let reserved = try await store.admit(descriptor, inputElements: elements)
                 let result = await withCheckedContinuation { continuation in
                     // ORT's Run blocks its thread: it runs on the inference queue, not on Swift's cooperative pool,
