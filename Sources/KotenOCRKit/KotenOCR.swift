@@ -67,8 +67,9 @@ public final class KotenOCR: @unchecked Sendable {
     }
 
     private func readPage(_ source: ImageSource, mode: OCRMode) async throws -> PageResult {
-        // Whatever the page left in the allocator's free lists goes back before the next page's detector runs.
-        defer { AllocatorPolicy.trim() }
+        // Whatever the page left in the allocator's free lists goes back before the next page's detector runs
+        // (when memory is tight; `MemoryTightness`).
+        defer { MemoryTightness.stageEnded() }
         return try await activate(mode).read(source, store: store, limit: configuration.maxConcurrentInferences)
     }
 

@@ -73,7 +73,6 @@ extension ReferencePage {
     static func detect<Region: Sendable>(_ source: ImageSource, with detector: any PageDetector<Region>, store: ModelStore)
         async throws -> (detections: [Region], page: RGBImage, image: ImageInfo) {
         let detected = try await PipelineStage.detect.measure { try await detector.detect(source, store: store) }
-        AllocatorPolicy.trim()  // the detector's activations go back to the system before recognition
         let page = try detected.page ?? PipelineStage.decode.measure { try source.decode() }
         let image = ImageInfo(width: page.width, height: page.height, path: source.url.relativePath,
                               name: source.url.lastPathComponent)

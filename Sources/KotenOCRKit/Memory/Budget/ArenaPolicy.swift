@@ -18,7 +18,7 @@ public enum ArenaPolicy: Sendable, Hashable {
     /// The policy with `.automatic` resolved for a store given `explicitBudget` in bytes (nil: none was set).
     func resolved(explicitBudget: Int?) -> ArenaPolicy {
         guard self == .automatic else { return self }
-        return (explicitBudget.map { $0 < ProcessMemory.physicalBytes } ?? false) ? .never : .recognitionOnly
+        return MemoryBudget.isTight(explicit: explicitBudget) ? .never : .recognitionOnly
     }
 
     /// Whether a model of `stage` runs with the CPU arena.

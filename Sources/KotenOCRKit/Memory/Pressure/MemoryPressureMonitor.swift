@@ -84,6 +84,7 @@ public final class MemoryPressureMonitor: @unchecked Sendable {
     public func release(for event: MemoryPressureEvent) async -> PressureRelease {
         let start = Date()
         let before = ResidentReader.bytes()
+        MemoryTightness.notePressure()
         let released = await store.releaseInactive(reason: "memory pressure (\(event.source), \(event.level.rawValue))")
         AllocatorPolicy.trim()
         let report = PressureRelease(event: event, releasedModelBytes: released, residentBefore: before,

@@ -27,6 +27,9 @@ public actor ModelStore {
     nonisolated let rule: AdmissionRule
     /// Each model's lifecycle state.
     nonisolated let modelStates = ModelStateTable()
+    /// Whether the store was given a tight budget (`MemoryBudget.isTight`): memory goes back to the system at every
+    /// boundary while it exists (`MemoryTightness`).
+    nonisolated let hasTightBudget: Bool
 
     struct Entry {
         let descriptor: ModelDescriptor
@@ -72,7 +75,11 @@ public actor ModelStore {
         self.meter = meter
         self.rule = AdmissionRule(budgetBytes: budget)
         self.baselineBytes = meter.residentBytes()
+        self.hasTightBudget = MemoryBudget.isTight(explicit: budgetBytes)
+        if hasTightBudget { MemoryTightness.enterTightBudget() }
     }
+
+    deinit { if hasTightBudget { MemoryTightness.leaveTightBudget() } }
 
     // MARK: - Modes
 

@@ -38,7 +38,6 @@ public struct PPOCRPipeline: ModePipeline {
         let detector = self.detector
         var detected = try await PipelineStage.detect.measure { try await detector.detect(page, store: store) }
         let detections = detected.detections
-        AllocatorPolicy.trim()  // the detector's activations go back to the system before the page is decoded
         // Crops at source resolution; the full page exists only while they are cut.
         let crops: [(crop: RGBImage, orientation: LineOrientation)]
         if detections.isEmpty {
@@ -54,7 +53,6 @@ public struct PPOCRPipeline: ModePipeline {
             }
         }
         detected.page = nil
-        AllocatorPolicy.trim()  // the full-resolution page is gone; only the line crops remain
         let reader = self.reader
         let texts = try await PipelineStage.recognise.measure {
             try await boundedMap(crops.map(\.crop), limit: limit) { line -> RecognisedText in
