@@ -96,6 +96,9 @@ public actor ModelStore {
 
     public var currentMode: OCRMode? { activeMode }
 
+    /// The models registered for (or used by) `mode`.
+    func registeredModels(of mode: OCRMode) -> [ModelDescriptor] { registered[mode] ?? [] }
+
     /// Loads every registered model of `mode` now (instead of lazily on first use).
     public func preload(_ mode: OCRMode) async throws {
         for d in registered[mode] ?? [] {

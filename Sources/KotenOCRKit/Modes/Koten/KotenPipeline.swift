@@ -46,8 +46,8 @@ public struct KotenPipeline: ModePipeline {
         let reader = self.reader
         let readings = try await PipelineStage.recognise.measure {
             try await KotenRecognition.read(lines: KotenPage.recognitionLines(in: tree), imageWidth: page.width,
-                                            imageHeight: page.height, maxConcurrentReads: limit) { crop in
-                try await reader.read(crop, of: page, store: store)
+                                            imageHeight: page.height) { crops in
+                try await reader.read(crops.map { LineRegion($0, of: page) }, store: store, limit: limit)
             }
         }
         tree.setLineStrings(readings.map(\.text))

@@ -113,10 +113,9 @@ public struct NDLPipeline: ModePipeline {
         let lines = NDLPage.recognitionLines(in: &tree, detections: detections)
         let readers = ready.readers
         let readings = try await PipelineStage.recognise.measure {
-            try await NDLCascade.read(lines: lines, imageWidth: page.width, imageHeight: page.height,
-                                      maxConcurrentReads: limit) { model, crop in
-                guard let reader = readers[model] else { return RecognisedText.empty }
-                return try await reader.read(crop, of: page, store: store)
+            try await NDLCascade.read(lines: lines, imageWidth: page.width, imageHeight: page.height) { model, crops in
+                guard let reader = readers[model] else { return crops.map { _ in RecognisedText.empty } }
+                return try await reader.read(crops.map { LineRegion($0, of: page) }, store: store, limit: limit)
             }
         }
         tree.setLineStrings(readings.map(\.text))

@@ -1,29 +1,44 @@
-/// PP-OCR's line-orientation classifier (reference-pipelines.md §4 step 3): input `x` float32 [1,3,80,160]
-/// (the line resized to height 80 keeping its aspect ratio, at most 160 wide, right-padded with zeros,
-/// BGR, x/127.5 − 1); output [1,2] probabilities of 0° and 180°. A line is turned when 180° wins with
-/// probability above `threshold` (0.9).
+/// PP-OCR's line-orientation classifier (reference-pipelines.md §4 step 3): input `x` float32 [N,3,80,160]
+/// (each line resized to height 80 keeping its aspect ratio, at most 160 wide, right-padded with zeros,
+/// BGR, x/127.5 − 1); output [N,2] probabilities of 0° and 180°. A line is turned when 180° wins with
+/// probability above `threshold` (0.9). Lines are classified in batches as large as the store allows (at most
+/// `maxBatchLines`), every line's input the same as alone.
 public struct OrientationClassifier: Sendable {
     public let model: ModelDescriptor
     public var threshold: Float = 0.9
+    /// The most lines in one run (PaddleOCR's `cls_batch_num`); the store may allow fewer.
+    static let maxBatchLines = 6
 
     public init(model: ModelDescriptor) { self.model = model }
 
     /// Whether `line` is upside down.
     public func isUpsideDown(_ line: RGBImage, store: ModelStore) async throws -> Bool {
-        guard line.width > 0, line.height > 0 else { return false }
-        let w = min(160, max(1, Int((80 * Double(line.width) / Double(line.height)).rounded(.up))))
-        let tensor = packImageTensor(bilinearResize(line, width: w, height: 80), order: .bgr,
-                                     normalisation: .symmetric, tensorWidth: 160)
-        let threshold = self.threshold
-        return try await store.withModel(model) { handle in
-            guard let input = handle.inputs.first?.name, let output = handle.outputs.first?.name else {
-                throw InferenceError.signatureMismatch(model: model.url.lastPathComponent, reason: "no input/output")
+        try await upsideDown([line], store: store, limit: 1)[0]
+    }
+
+    /// Whether each of `lines` is upside down (an empty line is not), at most `limit` runs in flight.
+    /// Throws `InferenceError`, `ModelStoreError`.
+    func upsideDown(_ lines: [RGBImage], store: ModelStore, limit: Int) async throws -> [Bool] {
+        let widths = lines.map { $0.width > 0 && $0.height > 0 ? 160 : nil }
+        let allowance = await store.batchAllowance(for: model, runs: limit, maximumLines: Self.maxBatchLines)
+        let groups = LineBatches.partition(widths: widths, elementsPerColumn: 3 * 80, allowance: allowance)
+        let model = self.model, threshold = self.threshold
+        return try await LineBatches.run(groups, count: lines.count, missing: false, limit: limit) { group, isLast in
+            let images = group.map { i -> RGBImage in
+                let w = min(160, max(1, Int((80 * Double(lines[i].width) / Double(lines[i].height)).rounded(.up))))
+                return bilinearResize(lines[i], width: w, height: 80)
             }
-            let result = try await handle.run([input: tensor], outputNames: [output])
-            guard let p = result[output]?.floats, p.count >= 2 else {
-                throw InferenceError.signatureMismatch(model: model.url.lastPathComponent, reason: "expected [1,2] output")
+            let tensor = packImageTensor(images, order: .bgr, normalisation: .symmetric, tensorWidth: 160)
+            return try await store.withModel(model) { handle in
+                guard let input = handle.inputs.first?.name, let output = handle.outputs.first?.name else {
+                    throw InferenceError.signatureMismatch(model: model.url.lastPathComponent, reason: "no input/output")
+                }
+                let result = try await handle.run([input: tensor], outputNames: [output], releaseArena: isLast)
+                guard let p = result[output]?.floats, p.count >= 2 * images.count else {
+                    throw InferenceError.signatureMismatch(model: model.url.lastPathComponent, reason: "expected [N,2] output")
+                }
+                return images.indices.map { k in p[2 * k + 1] > p[2 * k] && p[2 * k + 1] > threshold }
             }
-            return p[1] > p[0] && p[1] > threshold
         }
     }
 }

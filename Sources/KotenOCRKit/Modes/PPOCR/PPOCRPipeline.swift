@@ -5,7 +5,8 @@ import Foundation
 /// decode (reduced, for the detector) → detect (DB) → crop (perspective, at source resolution; vertical
 /// lines turned counter-clockwise) → classify orientation (optional) → recognise (CTC) → reading order
 /// (XY-cut). The detector's input and activations are gone before the full-resolution page is decoded for
-/// crops; crops are made one bounded batch at a time and the page is released before recognition ends.
+/// crops; the page is released once the crops are cut; lines are classified and recognised in batched runs
+/// (`PPOCRLineReader`), at most `limit` in flight.
 public struct PPOCRPipeline: ModePipeline {
     public let mode = OCRMode.ppocr
     public let files: PPOCRModelFiles
@@ -55,9 +56,7 @@ public struct PPOCRPipeline: ModePipeline {
         detected.page = nil
         let reader = self.reader
         let texts = try await PipelineStage.recognise.measure {
-            try await boundedMap(crops.map(\.crop), limit: limit) { line -> RecognisedText in
-                try await reader.read(PixelBox(x1: 0, y1: 0, x2: line.width, y2: line.height), of: line, store: store)
-            }
+            try await reader.read(crops.map { LineRegion(wholeOf: $0.crop) }, store: store, limit: limit)
         }
         let lines = zip(detections, zip(texts, crops)).map { d, tc in
             PageResult.TextLine(detection: d, text: tc.0, orientation: tc.1.orientation)

@@ -2,9 +2,11 @@ import Foundation
 
 /// PP-OCRv5 mobile's CTC line recogniser (reference-pipelines.md §4 step 4).
 ///
-/// Input `x` float32 [1,3,48,W]: the line resized to height 48 keeping its aspect ratio (bilinear),
-/// BGR, x/127.5 − 1, padded on the right with zeros to W = max(320, width). Output [1,T,18385] softmax,
-/// decoded by `CTCDecoder` over `ppocr_keys_v5.txt` (line k = class k; line 0 is the blank).
+/// Input `x` float32 [N,3,48,W]: each line resized to height 48 keeping its aspect ratio (bilinear), BGR,
+/// x/127.5 − 1, padded on the right with zeros to W = the widest line of its batch, at least 320. Output [N,T,18385]
+/// softmax, each line's [T,18385] decoded by `CTCDecoder` over `ppocr_keys_v5.txt` (line k = class k; line 0 is the
+/// blank). Lines run in batches (PaddleOCR's rule: sorted by width, at most `maxBatchLines` a run) as large as the
+/// store allows for their widths (`ModelStore.batchAllowance`); a batch of one is the line alone, padded to 320.
 public struct PPOCRRecogniser: Sendable {
     public let model: ModelDescriptor
     public let decoder: CTCDecoder
@@ -12,6 +14,8 @@ public struct PPOCRRecogniser: Sendable {
     static let minWidth = 320
     /// Lines wider than this (after scaling to height 48) are squeezed to it, bounding one run's memory.
     static let maxWidth = 3200
+    /// The most lines in one run (PaddleOCR's `rec_batch_num`); the store may allow fewer.
+    static let maxBatchLines = 6
 
     /// Loads the keys file (one entry per line; split by lines, not characters: some entries are astral).
     /// Throws if the file cannot be read.
@@ -23,30 +27,48 @@ public struct PPOCRRecogniser: Sendable {
         decoder = CTCDecoder(keys: keys)
     }
 
+    /// The width of `line`'s input: scaled to height 48 keeping its aspect ratio, at most `maxWidth`.
+    static func inputWidth(_ line: RGBImage) -> Int {
+        min(maxWidth, max(1, Int((Double(height) * Double(line.width) / Double(line.height)).rounded(.up))))
+    }
+
     /// Reads `line` (8-bit RGB, text running left to right). Runs the model through `store` (and so through
     /// the inference limiter). Throws `InferenceError`, `ModelStoreError`.
     public func recognise(_ line: RGBImage, store: ModelStore) async throws -> RecognisedText {
-        guard line.width > 0, line.height > 0 else { return .empty }
-        let h = Self.height
-        let scaled = min(Self.maxWidth, max(1, Int((Double(h) * Double(line.width) / Double(line.height)).rounded(.up))))
-        let resized = bilinearResize(line, width: scaled, height: h)
-        let tensor = packImageTensor(resized, order: .bgr, normalisation: .symmetric, tensorWidth: max(Self.minWidth, scaled))
-        let decoder = self.decoder
-        return try await store.withModel(model) { handle in
-            guard let input = handle.inputs.first?.name, let output = handle.outputs.first?.name else {
-                throw InferenceError.signatureMismatch(model: model.url.lastPathComponent, reason: "no input/output")
-            }
-            let path = model.url.lastPathComponent
-            return try await handle.run([input: tensor], outputNames: [output]) { views in
-                // Decoded in ONNX Runtime's buffer: a long line's [1,T,18385] probabilities are never copied.
-                guard let probs = views[output], let values = probs.floats, probs.shape.count == 3 else {
-                    throw InferenceError.signatureMismatch(model: path, reason: "expected [1,T,C] output")
+        try await recognise([line], store: store, limit: 1)[0]
+    }
+
+    /// Reads `lines` in batched runs, at most `limit` in flight; one reading per line, in order (an empty line
+    /// reads as empty without a run). Throws `InferenceError`, `ModelStoreError`.
+    func recognise(_ lines: [RGBImage], store: ModelStore, limit: Int) async throws -> [RecognisedText] {
+        let widths = lines.map { $0.width > 0 && $0.height > 0 ? Self.inputWidth($0) : nil }
+        let allowance = await store.batchAllowance(for: model, runs: limit, maximumLines: Self.maxBatchLines)
+        let groups = LineBatches.partition(widths: widths, elementsPerColumn: 3 * Self.height, minimumWidth: Self.minWidth,
+                                           allowance: allowance)
+        let model = self.model, decoder = self.decoder
+        return try await LineBatches.run(groups, count: lines.count, missing: .empty, limit: limit) { group, isLast in
+            let images = group.map { i in bilinearResize(lines[i], width: widths[i] ?? 1, height: Self.height) }
+            let tensor = packImageTensor(images, order: .bgr, normalisation: .symmetric,
+                                         tensorWidth: max(Self.minWidth, images.map(\.width).max() ?? 0))
+            return try await store.withModel(model) { handle in
+                guard let input = handle.inputs.first?.name, let output = handle.outputs.first?.name else {
+                    throw InferenceError.signatureMismatch(model: model.url.lastPathComponent, reason: "no input/output")
                 }
-                guard probs.shape[2] == decoder.keys.count else {
-                    throw InferenceError.signatureMismatch(model: path,
-                        reason: "\(probs.shape[2]) output classes but \(decoder.keys.count) keys")
+                let path = model.url.lastPathComponent, count = images.count
+                return try await handle.run([input: tensor], outputNames: [output], releaseArena: isLast) { views in
+                    // Decoded in ONNX Runtime's buffer: a batch's [N,T,18385] probabilities are never copied.
+                    guard let probs = views[output], let values = probs.floats, probs.shape.count == 3, probs.shape[0] == count else {
+                        throw InferenceError.signatureMismatch(model: path, reason: "expected [N,T,C] output")
+                    }
+                    let steps = probs.shape[1], classes = probs.shape[2]
+                    guard classes == decoder.keys.count else {
+                        throw InferenceError.signatureMismatch(model: path, reason: "\(classes) output classes but \(decoder.keys.count) keys")
+                    }
+                    return (0..<count).map { k in
+                        decoder.decode(UnsafeBufferPointer(rebasing: values[(k * steps * classes)..<((k + 1) * steps * classes)]),
+                                       steps: steps, classes: classes)
+                    }
                 }
-                return decoder.decode(values, steps: probs.shape[1], classes: probs.shape[2])
             }
         }
     }
