@@ -69,3 +69,25 @@ extension ModelStore {
         }
     }
 }
+
+extension ModelStore {
+    /// After a check loaded `models` (a mode's, in the order its page uses them): keeps them loaded for the pages
+    /// (each model loaded once per process) as long as the budget still has room beside them for the largest run
+    /// of any of them (its activation estimate at its typical input) and the headroom; otherwise releases idle ones,
+    /// the last used by a page first, until it has. Returns the bytes released.
+    @discardableResult
+    public func keepWhatFits(_ models: [ModelDescriptor]) -> Int {
+        let largestRun = models.map { activationEstimate($0, inputElements: $0.typicalInputElements) }.max() ?? 0
+        var released = 0
+        for d in models.reversed() where rule.needed(largestRun, resident: meter.residentBytes(), reserved: reservedActivationBytes) > budgetBytes {
+            guard let e = entries[d.id], e.leases == 0 else { continue }
+            entries[d.id] = nil
+            released += e.residentBytes
+            modelStates.set(d.id, .evicted)
+            emit(.released(model: d.id, residentBytes: e.residentBytes,
+                           reason: "checked before the first page; no room to keep it beside the mode's largest run"))
+            AllocatorPolicy.trim()
+        }
+        return released
+    }
+}
