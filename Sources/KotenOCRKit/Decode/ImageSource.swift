@@ -138,7 +138,7 @@ public struct ImageSource: Sendable {
         return String(cString: loaderName)
     }
 
-    private static func openHandle(path: String, page: Int, shrink: Int, dpi: Double) throws -> VipsHandle {
+    static func openHandle(path: String, page: Int, shrink: Int, dpi: Double) throws -> VipsHandle {
         var out: OpaquePointer?
         guard kv_open(path, Int32(page), Int32(shrink), dpi, 0, &out) == 0, let out else {
             throw classify(path: path, message: Vips.lastError(fallback: "libvips could not open the file"))
@@ -146,7 +146,7 @@ public struct ImageSource: Sendable {
         return VipsHandle(out)
     }
 
-    private func describe(_ message: String) -> Error { Self.classify(path: path, message: message) }
+    func describe(_ message: String) -> Error { Self.classify(path: path, message: message) }
 
     static func classify(path: String, message: String) -> ImageError {
         let lower = message.lowercased()
