@@ -20,7 +20,7 @@ package enum UsableCPUs {
     }
 
     /// CPUs in the affinity mask (Linux), nil where unknown.
-    static func affinityCount(status: String? = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) -> Int? {
+    static func affinityCount(status: String? = ResidentReader.procText("/proc/self/status")) -> Int? {
         guard let line = status?.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }) else { return nil }
         return parseCPUList(String(line.dropFirst("Cpus_allowed_list:".count)))
     }
@@ -40,7 +40,7 @@ package enum UsableCPUs {
     }
 
     /// The CPU quota of this process's cgroup in CPUs (e.g. 1.5), nil when unlimited or unknown.
-    static func cgroupQuota(root: String = "/sys/fs/cgroup", membership: String? = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)) -> Double? {
+    static func cgroupQuota(root: String = "/sys/fs/cgroup", membership: String? = ResidentReader.procText("/proc/self/cgroup")) -> Double? {
         let paths = cgroupPaths(membership ?? "")
         // cgroup v2: "<quota> <period>" or "max <period>" in cpu.max of the process's group (or the root a
         // container sees).
@@ -80,6 +80,6 @@ package enum UsableCPUs {
     }
 
     private static func read(_ path: String) -> String? {
-        (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        ResidentReader.procText(path)?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
