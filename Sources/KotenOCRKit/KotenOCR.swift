@@ -67,9 +67,8 @@ public final class KotenOCR: @unchecked Sendable {
     }
 
     private func readPage(_ source: ImageSource, mode: OCRMode) async throws -> PageResult {
-        // Whatever the page left in the allocator's free lists goes back before the next page's detector runs
-        // (when memory is tight; `MemoryTightness`).
-        defer { MemoryTightness.stageEnded() }
+        // Whatever the page left in the allocator's free lists goes back before the next page's detector runs.
+        defer { AllocatorPolicy.trim() }
         return try await activate(mode).read(source, store: store, limit: configuration.maxConcurrentInferences)
     }
 
@@ -102,6 +101,7 @@ public final class KotenOCR: @unchecked Sendable {
         case false?: await store.releaseAll(reason: "checked before the first page; loaded again on first use")
         case nil: await store.keepWhatFits(pipeline.models)
         }
+        MappedLibraryPages.release()  // the session-creation code the check touched is not needed by the pages
     }
 
     /// The pipeline of `mode`, built on first use by its wing (`OCRMode.descriptor`) from the files the model

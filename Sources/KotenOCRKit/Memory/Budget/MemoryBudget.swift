@@ -16,8 +16,7 @@ public enum MemoryBudget {
     }
 
     /// Whether `explicitBudget` (bytes; nil: none was set) is a tight one: set, and below the machine's memory.
-    /// Under a tight budget recognitions run without ONNX Runtime's arena (`ArenaPolicy.automatic`) and freed
-    /// memory goes back to the system at every stage boundary (`MemoryTightness`).
+    /// Under a tight budget every run that has ONNX Runtime's arena hands it back when it ends (`MemoryTightness`).
     public static func isTight(explicit explicitBudget: Int?) -> Bool {
         explicitBudget.map { $0 < ProcessMemory.physicalBytes } ?? false
     }

@@ -1,28 +1,24 @@
 import Foundation
 
-/// Whether memory is tight in this process now, and so whether freed memory must go back to the system at once:
-/// the C allocator's free pages at every stage boundary (`StageBoundary`) and ONNX Runtime's CPU arena after every
-/// run. Both cost system time (pages handed back are faulted in again by the next stage), so they happen only
-/// where the budget needs them (docs/performance.md, "System time"):
+/// Whether memory is tight in this process now, and so whether ONNX Runtime's CPU arena must go back to the system
+/// after every run. That cost the most system time of a page (the arena's chunks unmapped after each of a page's
+/// dozens of runs and faulted in again by the next), so it happens only where the budget needs it
+/// (docs/performance.md, "System time"):
 ///
 /// - while a store with a tight budget exists (`MemoryBudget.isTight`: an explicit budget below the machine's
 ///   memory), and
 /// - for `pressureWindow` seconds after a memory-pressure release (`MemoryPressureMonitor`).
 ///
-/// Otherwise memory goes back where it matters without asking: glibc's fixed mmap threshold returns every large
-/// block when it is freed (`AllocatorPolicy`), a page's recognition ends with one arena release, evictions and
-/// pressure releases trim. Process-wide, as the allocator is.
+/// Otherwise a stage's last run hands its arena back (`ModelHandle.run`'s `releaseArena`), once per stage.
+/// Process-wide.
 package enum MemoryTightness {
     /// How long after a pressure release every boundary keeps returning memory.
     static let pressureWindow: TimeInterval = 30
 
     private static let state = State()
 
-    /// Whether freed memory should go back to the system at every boundary now.
+    /// Whether every run should hand its arena back now.
     package static var isTight: Bool { state.isTight(now: Date()) }
-
-    /// A stage boundary: returns the allocator's free pages when memory is tight.
-    static func stageEnded() { if isTight { AllocatorPolicy.trim() } }
 
     /// A store with a tight budget came into being (`leave()` when it goes).
     static func enterTightBudget() { state.change { $0.tightStores += 1 } }

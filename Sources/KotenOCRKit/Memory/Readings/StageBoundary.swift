@@ -1,9 +1,10 @@
 /// The memory rule at a page's stage boundaries: when a stage that returns memory ends and no such stage
-/// encloses it, the C allocator's free pages go back to the system (`AllocatorPolicy.trim()`) when memory is tight
-/// (`MemoryTightness`: a tight budget, or pressure), whether the stage succeeded or threw — so the next stage, or the
-/// next page's detector, starts from what is live (memory-design.md, "What dominates peak memory": return a
-/// stage's activation memory before the next stage starts). Large blocks go back when freed in any case (glibc's
-/// fixed mmap threshold, `AllocatorPolicy`).
+/// encloses it, the C allocator's free pages go back to the system (`AllocatorPolicy.trim()`), whether the stage
+/// succeeded or threw — so the next stage, or the next page's detector, starts from what is live
+/// (memory-design.md, "What dominates peak memory": return a stage's activation memory before the next stage
+/// starts). Measured (docs/performance.md, "System time"): a trim costs about a millisecond and returns tens of MB
+/// that glibc keeps otherwise (libvips' freed decode buffers, a session load's scratch), so it stays at every
+/// boundary; what cost system time was the arena shrunk after every run (`MemoryTightness`).
 ///
 /// `PipelineStage.measure` applies it to the page's stages (`PipelineStage.returnsFreedMemory`: detect, decode,
 /// recognise, order), so pipelines do not call `AllocatorPolicy.trim()` themselves. A stage nested in another
@@ -12,9 +13,8 @@
 enum StageBoundary {
     /// Whether a stage that returns memory is open in this task (child tasks inherit it).
     @TaskLocal static var isOpen = false
-    /// What a boundary does: `MemoryTightness.stageEnded()` (a trim when memory is tight). Tests bind a counting
-    /// action to see the boundaries.
-    @TaskLocal static var returnFreedMemory: @Sendable () -> Void = { MemoryTightness.stageEnded() }
+    /// What a boundary does: `AllocatorPolicy.trim()`. Tests bind a counting action to see the boundaries.
+    @TaskLocal static var returnFreedMemory: @Sendable () -> Void = { AllocatorPolicy.trim() }
 
     /// Runs `body` as a stage; trims after it when `returnsMemory` and it is the outermost such stage.
     static func enclose<T>(returnsMemory: Bool, isolation: isolated (any Actor)? = #isolation,

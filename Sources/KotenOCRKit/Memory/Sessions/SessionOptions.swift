@@ -37,10 +37,10 @@ public struct SessionOptions: Sendable, Hashable {
         self.graphOptimisation = graphOptimisation
     }
 
-    /// The options with the arena policy resolved for a store given `explicitBudget` (nil: none was set).
-    func resolved(explicitBudget: Int?) -> SessionOptions {
+    /// The options with the arena policy resolved (`ArenaPolicy.automatic`).
+    func resolved() -> SessionOptions {
         var copy = self
-        copy.arena = arena.resolved(explicitBudget: explicitBudget)
+        copy.arena = arena.resolved()
         return copy
     }
 

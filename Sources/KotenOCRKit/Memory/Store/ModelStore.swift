@@ -27,8 +27,8 @@ public actor ModelStore {
     nonisolated let rule: AdmissionRule
     /// Each model's lifecycle state.
     nonisolated let modelStates = ModelStateTable()
-    /// Whether the store was given a tight budget (`MemoryBudget.isTight`): memory goes back to the system at every
-    /// boundary while it exists (`MemoryTightness`).
+    /// Whether the store was given a tight budget (`MemoryBudget.isTight`): every run hands its arena back while it
+    /// exists (`MemoryTightness`).
     nonisolated let hasTightBudget: Bool
 
     struct Entry {
@@ -59,8 +59,12 @@ public actor ModelStore {
     /// limit or physical memory). Throws `InferenceError` if ONNX Runtime cannot start.
     public init(budgetBytes: Int? = nil, sessionOptions: SessionOptions = SessionOptions(),
                 limiter: InferenceLimiter = InferenceLimiter()) throws {
+        let loader = try ORTSessionLoader()
+        // The library pages start-up touched (ONNX Runtime's kernel registrations above all) are unmapped before the
+        // baseline is read: a page is charged for the code it uses (MappedLibraryPages).
+        MappedLibraryPages.release()
         self.init(budgetBytes: budgetBytes, sessionOptions: sessionOptions, limiter: limiter,
-                  loader: try ORTSessionLoader(), meter: ProcessResidentMeter())
+                  loader: loader, meter: ProcessResidentMeter())
     }
 
     /// Creates a store whose sessions come from `loader` and whose memory readings come from `meter` (the
@@ -69,7 +73,7 @@ public actor ModelStore {
          loader: any SessionLoading, meter: any ResidentMeter) {
         let budget = budgetBytes ?? MemoryBudget.automatic()
         self.budgetBytes = budget
-        self.sessionOptions = sessionOptions.resolved(explicitBudget: budgetBytes)
+        self.sessionOptions = sessionOptions.resolved()
         self.limiter = limiter
         self.loader = loader
         self.meter = meter
@@ -112,6 +116,9 @@ public actor ModelStore {
 
     /// Sum of the measured resident bytes of loaded models.
     public func residentModelBytes() -> Int { entries.values.reduce(0) { $0 + $1.residentBytes } }
+
+    /// The same, readable from any thread without waiting for the store (benchmarks read it at stage boundaries).
+    package nonisolated func loadedModelBytesNow() -> Int { modelStates.loadedBytes() }
 
     /// The measured activation peak of a model for an input size, if any.
     public func activationPeak(of model: String, inputElements: Int) -> Int? { activationPeaks[model]?[inputElements] }
@@ -218,7 +225,7 @@ public actor ModelStore {
         }
         measuredResident[d.id] = loaded.residentBytes
         entries[d.id] = Entry(descriptor: d, session: loaded.session, residentBytes: loaded.residentBytes, lastUse: tick(), leases: 1)
-        modelStates.set(d.id, .loaded)
+        modelStates.set(d.id, .loaded, bytes: loaded.residentBytes)
         emit(.loaded(model: d.id, residentBytes: loaded.residentBytes, fileBytes: d.fileBytes, seconds: Date().timeIntervalSince(start)))
         return loaded.session
     }
