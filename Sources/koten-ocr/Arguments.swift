@@ -9,7 +9,7 @@ struct Arguments {
     var output: String?
     var formats: [ResultFormat] = []
     var memoryBudget: Int?
-    var jobs = 4
+    var jobs = OCRConfiguration.defaultConcurrentInferences
     var maxPixels = ImageSource.defaultMaxPixels
     var detectorMaxSide = 960
     var orientationClassifier = true
@@ -150,7 +150,7 @@ struct Arguments {
                                <stem>.ndl.json); koten: tei (<first-stem>_tei.xml for the run)
                                (default: txt to stdout; txt,json with --output, plus xml for ndl and koten)
           --memory-budget SIZE memory budget for the process, e.g. 200MB (default: cgroup limit or RAM)
-      -j, --jobs N             most model runs in flight at once (default 4)
+      -j, --jobs N             most model runs in flight at once (default: the usable CPUs, at most 4)
           --max-pixels N       refuse images with more pixels (default 200000000)
           --det-max-side N     ppocr: longer side of the detector input (default 960, at most 4096)
           --no-orientation-classifier

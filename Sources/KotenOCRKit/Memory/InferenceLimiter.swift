@@ -1,4 +1,5 @@
-/// Bounds how many model runs are in flight at once, across every stage and every page (default 4).
+/// Bounds how many model runs are in flight at once, across every stage and every page (default: the usable CPUs,
+/// at most 4; `OCRConfiguration.defaultConcurrentInferences`).
 ///
 /// Every `ModelHandle.run` passes through the store's limiter, so a page with 300 lines never has more than
 /// `limit` recognitions (or detections) running, each with its own activation buffers — the third failure in
