@@ -47,6 +47,11 @@ struct MemoryBenchmark {
         let lazy = try child("page", common + ["--mode", "ppocr"])
         try printBreakdown(lazy)
 
+        print("\n## Runtime baseline by mapping\n")
+        print("Clean = code and read-only data identical to their files (the kernel can drop them; Darwin's footprint does not")
+        print("count them); dirty = heap, stacks, relocated data.\n")
+        BaselineBreakdown.table(try child("baseline", common)).forEach { print($0) }
+
         print("\n## The four failures, before and after (each pair measured in this run)\n")
         print("| failure | before | peak before | after | peak after |")
         print("|---|---|---|---|---|")
