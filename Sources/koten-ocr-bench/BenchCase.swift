@@ -86,6 +86,7 @@ enum BenchCase {
         var report = BenchReport(name: "page", peakBytes: ProcessMemory.highWaterMarkBytes(), baselineBytes: baseline,
                                  seconds: Date().timeIntervalSince(start))
         report.stages = stages
+        report.notes.append("mode \(o.mode.rawValue)")
         report.facts["residentEnd"] = Double(ResidentReader.bytes())
         report.facts["modelsEnd"] = Double(await engine.store.residentModelBytes())
         await engine.store.releaseAll()

@@ -5,19 +5,27 @@ import Foundation
 ///
 /// When they do not fit, least-recently-used idle models of other modes are evicted; if it still does not fit,
 /// the caller waits for runs in flight to finish (rather than evicting a model of its own mode that the next
-/// line will need again); with nothing in flight, idle models of its own mode are evicted; and if it still does
-/// not fit, it fails with `ModelStoreError.budgetTooSmall` — the process never runs past the budget knowingly.
+/// line will need again); with nothing in flight, idle models of its own mode are evicted, then the memory the
+/// process holds without needing it is returned (free heap pages, clean library pages); and if it still does not
+/// fit, it fails with `ModelStoreError.budgetTooSmall` — the process never runs past the budget knowingly. (A
+/// budget below the mode's floor is refused before anything loads: `ModelStoreError.belowFloor`.)
 /// Loads wait until no run is in flight (`quiet`), so a load's measured cost is its own.
 extension ModelStore {
     /// Waits until `bytes` more fit under the budget (evicting idle models as needed) or throws. With `quiet`,
     /// also waits until no run is in flight.
     func waitForRoom(_ bytes: Int, for d: ModelDescriptor, quiet: Bool = false) async throws {
+        var returnedFree = false
         while true {
             let inFlight = reservedActivationBytes > 0
             if !(quiet && inFlight) {
                 makeRoom(for: bytes + reservedActivationBytes + headroomBytes, loading: d, ownMode: !inFlight)
                 let current = meter.residentBytes()
                 if rule.fits(bytes, resident: current, reserved: reservedActivationBytes) { return }
+                if !inFlight && !returnedFree {
+                    meter.returnFreeMemory()
+                    returnedFree = true
+                    continue
+                }
                 if !inFlight {
                     throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: rule.needed(bytes, resident: current, reserved: 0),
                                                          budgetBytes: budgetBytes)

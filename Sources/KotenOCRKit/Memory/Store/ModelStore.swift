@@ -127,10 +127,15 @@ public actor ModelStore {
     /// plus the headroom kept for page buffers
     /// (a model may be released and reloaded between stages, so the models need not all be resident at once).
     /// Uses measured figures where they exist, estimates otherwise.
-    public func minimumRequirement(of mode: OCRMode) -> Int {
-        let models = registered[mode] ?? []
-        let largest = models.map { footprint($0) }.max() ?? 0
-        return rule.minimum(baseline: baselineBytes, largestFootprint: largest)
+    public func minimumRequirement(of mode: OCRMode) -> Int { floor(of: mode).bytes }
+
+    /// The floor of `mode` (`ModeFloor`): the baseline, its largest model's weights and activations, the headroom.
+    public func floor(of mode: OCRMode) -> ModeFloor {
+        let largest = (registered[mode] ?? []).max { footprint($0) < footprint($1) }
+        return ModeFloor(mode: mode, baselineBytes: baselineBytes, model: largest?.id ?? "none",
+                         weightBytes: largest.map(residentEstimate) ?? 0,
+                         activationBytes: largest.map { activationEstimate($0, inputElements: $0.typicalInputElements) } ?? 0,
+                         headroomBytes: headroomBytes)
     }
 
     func residentEstimate(_ d: ModelDescriptor) -> Int {
@@ -203,10 +208,8 @@ public actor ModelStore {
             registered[d.mode, default: []].append(d)
             modelStates.note(d.id)
         }
-        let minimum = minimumRequirement(of: d.mode)
-        if minimum > budgetBytes {
-            throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: minimum, budgetBytes: budgetBytes)
-        }
+        let floor = floor(of: d.mode)
+        if floor.bytes > budgetBytes { throw ModelStoreError.belowFloor(floor, budgetBytes: budgetBytes) }
         // Room for the weights now; each run asks for its activations (for its real input size) when it starts.
         try await waitForRoom(residentEstimate(d), for: d, quiet: true)
         if let e = entries[d.id] {  // loaded by another task while this one waited
