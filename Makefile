@@ -1,5 +1,9 @@
 # KotenOCR — `make run` reads the sample page, `make test` runs the test suite. Both set up first if needed.
+# `make install PREFIX=DIR` installs a relocatable koten-ocr (scripts/install.sh), `make uninstall PREFIX=DIR`.
 SWIFT ?= swift
+# Release builds link the Swift runtime statically, so the executable needs no toolchain at run time.
+RELEASE ?= -c release --static-swift-stdlib
+PREFIX ?= /usr/local
 MODELS ?= .deps/models
 SAMPLE ?= samples/scaned0.png
 PYTHON ?= .deps/venv/bin/python
@@ -14,19 +18,58 @@ KOTEN_VARIANTS ?=
 RAPIDOCR_ARGS ?=
 SHELL := /bin/bash
 
-.PHONY: setup build run test parity bench bench-speed standins peers quality clean
+.PHONY: setup build run test test-asan test-tsan fuzz architecture parity bench bench-speed standins peers quality install uninstall check-package check-install clean
 
 setup:
 	@scripts/setup.sh
 
 build: setup
-	$(SWIFT) build -c release --product koten-ocr
+	$(SWIFT) build $(RELEASE) --product koten-ocr
 
 run: build
 	.build/release/koten-ocr --models $(MODELS) $(SAMPLE)
 
-test: setup
+# The floor plan check, the test suite, then the two library checks (issue 14): a package outside this one depends
+# on KotenOCRKit by version and reads a page from pixels in memory; `make install` into a temporary prefix runs from anywhere.
+test: setup architecture
 	$(SWIFT) test
+	@$(MAKE) --no-print-directory check-package check-install
+
+# The suite under AddressSanitizer with LeakSanitizer, and under ThreadSanitizer (docs/reliability.md), each in its
+# own build folder; the CLI children the tests start are built the same way and inherit the options. The
+# suppressions name the toolchain's own leaks and races only: a leak or a race of ours still fails the run.
+SANITIZERS := $(CURDIR)/scripts/sanitizers
+# handle_segv=0: a fault reaches the CLI's own crash record (tests/Diagnostics), as without the sanitizer.
+test-asan: setup
+	LSAN_OPTIONS=suppressions=$(SANITIZERS)/lsan.supp:print_suppressions=0 ASAN_OPTIONS=handle_segv=0 \
+	  $(SWIFT) test --sanitize=address --scratch-path .build/asan
+
+test-tsan: setup
+	TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:second_deadlock_stack=1 \
+	  $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
+
+# libFuzzer under AddressSanitizer, one entry point (docs/reliability.md, "Fuzzing"): make fuzz FUZZ_TARGET=pdf
+FUZZ_TARGET ?= image
+FUZZ_SECONDS ?= 600
+fuzz: setup
+	scripts/fuzz.sh $(FUZZ_TARGET) $(FUZZ_SECONDS)
+
+check-package: setup
+	scripts/check-package.sh
+
+check-install: build
+	scripts/check-install.sh
+
+install: build
+	scripts/install.sh "$(PREFIX)" .build/release/koten-ocr
+
+uninstall:
+	scripts/install.sh --uninstall "$(PREFIX)"
+
+# The floor plan (docs/architecture.md, "Checking the plan"): which room depends on which, the registry, the
+# mode switches and the docs/ citations; fails on a forbidden dependency, a cycle or an unresolved citation.
+architecture:
+	@python3 scripts/architecture-check.py
 
 # NDL parity goldens (every folder under Tests/Fixtures/parity/{ndl,koten}) and the preprocessing goldens:
 # one line per case with its result; the full log is in .build/parity.log.
@@ -36,7 +79,7 @@ parity: setup
 
 # Memory benchmark (docs/performance.md): the four failures before/after, each mode, the budget alternation.
 bench: standins
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 	.build/release/koten-ocr-bench memory
 
 # Speed benchmark (docs/performance.md, "Speed"): ppocr against RapidOCR 3.10 and the plain ONNX Runtime pipeline on
@@ -44,7 +87,7 @@ bench: standins
 # E.g. make bench-speed SPEED_ARGS='--rounds 3 --koten before=/tmp/koten-ocr-before'
 SPEED_ARGS ?=
 bench-speed: peers
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 	.build/release/koten-ocr-bench speed $(SPEED_ARGS)
 
 # Stand-in NDL models (random weights, real signatures and sizes; scripts/make-standins.py) into $(STANDINS),
@@ -64,7 +107,7 @@ peers: setup
 # markdown table of ordered CER and order-free error. E.g. make quality PAGES='horizontal*,scaned0'
 #   KOTEN_ARGS='--det-max-side 1280' KOTEN_VARIANTS='nocls=--no-orientation-classifier' ENGINES=koten,rapidocr
 quality: peers
-	$(SWIFT) build -c release --product koten-ocr
+	$(SWIFT) build $(RELEASE) --product koten-ocr
 	$(PEERS_PY) scripts/quality/render_corpus.py $(QUALITY)/corpus
 	$(PEERS_PY) scripts/quality/benchmark.py --corpus $(QUALITY)/corpus --run-dir $(QUALITY)/run \
 	  --pages="$(PAGES)" --engines="$(ENGINES)" --koten-args="$(KOTEN_ARGS)" \

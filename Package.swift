@@ -1,27 +1,23 @@
 // swift-tools-version:6.0
 // KotenOCR: OCR for Japanese classical books and modern print on ONNX Runtime, memory-first.
-// Native dependencies come from `scripts/setup.sh` (ONNX Runtime into .deps/, libvips from Debian).
+// Native dependencies are found through pkg-config, as Swift packages find system libraries: libvips (`vips`,
+// Debian's libvips-dev) and ONNX Runtime (`libonnxruntime`); `scripts/setup.sh` installs both
+// (docs/native-dependencies.md). No unsafe flags and no path into a checkout, so a package can depend on
+// KotenOCRKit by version.
 import PackageDescription
-
-let ortLib = Context.packageDirectory + "/.deps/onnxruntime/lib"
 
 let package = Package(
     name: "KotenOCR",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    // No Apple platform is declared: only Linux (Debian 12, x86_64) is built and tested. Neither ONNX Runtime nor
+    // libvips is provided here for iOS, and no macOS build has been made (README, "Platforms").
     products: [
         .library(name: "KotenOCRKit", targets: ["KotenOCRKit"]),
         .executable(name: "koten-ocr", targets: ["koten-ocr"]),
     ],
     targets: [
-        // ONNX Runtime C API: headers from .deps (setup.sh), library linked with an rpath to .deps,
-        // so `swift build`, `swift test` and the CLI find it without LD_LIBRARY_PATH.
-        .target(
-            name: "CONNXRuntime",
-            linkerSettings: [
-                .linkedLibrary("onnxruntime"),
-                .unsafeFlags(["-L", ortLib, "-Xlinker", "-rpath", "-Xlinker", ortLib]),
-            ]
-        ),
+        // ONNX Runtime C API through pkg-config (`libonnxruntime.pc`: setup.sh writes one under /usr/local;
+        // ONNX Runtime's own install and Homebrew's write the same); found at run time by the dynamic linker.
+        .systemLibrary(name: "CONNXRuntime", pkgConfig: "libonnxruntime"),
         // libvips through pkg-config; CVipsShim wraps its variadic calls (Swift cannot call C variadics).
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
@@ -53,6 +49,13 @@ let package = Package(
         .executableTarget(
             name: "koten-ocr-bench",
             dependencies: ["KotenOCRKit", "KotenOCRTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The fuzzing entry points (docs/reliability.md): built with `-sanitize=fuzzer -DFUZZING` by `make fuzz`,
+        // libFuzzer's main drives them; a plain build replays files through them. Not a product.
+        .executableTarget(
+            name: "koten-ocr-fuzz",
+            dependencies: ["KotenOCRKit"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

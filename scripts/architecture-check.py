@@ -1,137 +1,297 @@
 #!/usr/bin/env python3
-"""Measures the floor plan of Sources/KotenOCRKit (docs/architecture.md, "Checking the plan").
+"""Checks the floor plan of Sources/KotenOCRKit against docs/architecture.md ("What may depend on what").
 
 Prints, for the library:
   - public top-level types (declarations at column 0 with `public`/`open`),
-  - folder dependencies: folder A depends on folder B when a file in A names a top-level type declared in B;
-    two-way pairs are listed (a wing is Modes/<Mode>; every other folder is its top-level folder),
-  - sites that switch on the mode (`case .ppocr` and friends),
-  - citations of docs (`docs/<name>.md §x`) and whether each document and section exists.
-Exit status 1 when a citation does not resolve or a forbidden dependency exists (see FORBIDDEN below).
+  - folder dependencies: room A depends on room B when code in A (comments and string literals left out,
+    string interpolations kept) names a top-level type declared in B. A room is a top-level folder of
+    Sources/KotenOCRKit, except that each mode wing `Modes/<Mode>` is a room of its own, the files directly in
+    `Modes/` are the registry (`Modes`), and the files directly in Sources/KotenOCRKit are the façade (`(root)`);
+    two-way pairs are listed, each allowed one with its reason (ALLOWED_PAIRS),
+  - forbidden dependencies (RULES below) and dependency cycles between rooms other than the allowed pairs,
+  - sites that switch on the mode (`case .ppocr`, `mode == .ndl` and friends; the registry's are expected),
+  - citations of docs (`docs/<name>.md §x "phrase"`): the document must exist, every § must be one of its
+    headings and every quoted phrase must occur in it; a bare `reference-pipelines.md` (or another design
+    document's name) without `docs/` is a citation of a document outside the repository.
+Exit status 1 when a forbidden dependency or cycle exists or a citation does not resolve.
+Options: -v also lists the public types; --edges prints every dependency with the names that make it.
 """
-import os, re, sys, collections
+import collections, os, re, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIB = os.path.join(ROOT, "Sources", "KotenOCRKit")
 
-# Dependencies the architecture forbids (docs/architecture.md "What may depend on what").
-# A mode wing never uses another mode wing; shared rooms never use a mode wing, except Core, whose mode
-# descriptor is the one place that names the wings.
+FACADE, REGISTRY, REFERENCE = "(root)", "Modes", "ReferenceSemantics"
+# Rooms above the registry: the only ones that ask it for a mode's descriptor.
+TOP = {FACADE, "Batch"}
+# Two-way pairs that stay, and why (docs/architecture.md, "What may depend on what").
+ALLOWED_PAIRS = {
+    ("Core", "Memory"): "the store plans memory per mode (OCRMode) and a bad model file is a ModelError; "
+                        "Core's stage seams run their models through the store (ModelStore, ModelDescriptor)",
+}
+
+
+def is_wing(room):
+    return room.startswith(REGISTRY + "/")
+
+
 def forbidden(a, b):
-    if a.startswith("Modes/") and b.startswith("Modes/") and a != b:
+    """Why `a` may not depend on `b`, or None."""
+    if a == REFERENCE:
+        return "the reference-semantics room depends on nothing of the engine"
+    if is_wing(a) and is_wing(b):
         return "a mode wing uses another mode wing"
-    if b.startswith("Modes/") and not a.startswith("Modes/") and a != "Core":
-        return "a shared room uses a mode wing"
-    if a == "ReferenceSemantics" and b not in ("ReferenceSemantics", "Geometry", "Support"):
-        return "the reference-semantics room depends on the engine"
+    if is_wing(b) and a != REGISTRY:
+        return "a shared room uses a mode wing (only the registry, Modes/ModeRegistry.swift, names the wings)"
+    if b == REGISTRY and a not in TOP:
+        return "only the façade and the batch ask the registry (others take an `any ModeDescriptor`)"
     return None
 
-def folder_of(path):
-    rel = os.path.relpath(path, LIB)
-    parts = rel.split(os.sep)
+
+def room_of(path):
+    parts = os.path.relpath(path, LIB).split(os.sep)
     if len(parts) == 1:
-        return "(root)"
-    if parts[0] == "Modes" and len(parts) > 2:
-        return "Modes/" + parts[1]
+        return FACADE
+    if parts[0] == REGISTRY:
+        return REGISTRY + "/" + parts[1] if len(parts) > 2 else REGISTRY
     return parts[0]
 
-def swift_files():
-    for d, _, fs in os.walk(LIB):
-        for f in fs:
-            if f.endswith(".swift"):
+
+def files_under(base, suffixes):
+    for d, _, fs in os.walk(base):
+        for f in sorted(fs):
+            if f.endswith(suffixes):
                 yield os.path.join(d, f)
+
 
 DECL = re.compile(r"^(?P<access>(?:public|open|package|internal|fileprivate|private)\s+)?(?:final\s+)?(?:indirect\s+)?"
                   r"(?:struct|enum|class|actor|protocol|typealias)\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)")
 
-def strip_comments(text):
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    text = re.sub(r'"""(.*?)"""', '""', text, flags=re.S)
-    return "\n".join(re.sub(r"//.*", "", line) for line in text.splitlines())
 
-def main():
-    files = {p: open(p, encoding="utf-8").read() for p in swift_files()}
-    decls = {}  # name -> folder
-    public = []
-    total = 0
+def code_only(text):
+    """`text` without comments and string-literal contents; the code inside `\\( … )` interpolations is kept."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+        elif text[i] == '"':
+            i = skip_string(text, i, out)
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def skip_string(text, i, out):
+    """Skips the string literal at `i` (plain, multi-line or raw `#"…"#`), appending its interpolations' code."""
+    hashes = 0
+    while i - hashes - 1 >= 0 and text[i - hashes - 1] == "#":
+        hashes += 1
+    quote = '"""' if text.startswith('"""', i) else '"'
+    close = quote + "#" * hashes
+    escape = "\\" + "#" * hashes
+    i += len(quote)
+    out.append(" ")
+    while i < len(text):
+        if text.startswith(escape + "(", i):
+            i += len(escape) + 1
+            depth = 1
+            start = i
+            while i < len(text) and depth:
+                if text[i] == '"':
+                    i = skip_string(text, i, out)
+                    continue
+                depth += {"(": 1, ")": -1}.get(text[i], 0)
+                i += 1
+            out.append(text[start:i - 1] + " ")
+        elif text.startswith(escape, i):
+            i += len(escape) + 1
+        elif text.startswith(close, i):
+            return i + len(close)
+        elif text[i] == "\n" and quote == '"':
+            return i
+        else:
+            i += 1
+    return i
+
+
+def dependencies(files):
+    decls, public, total = {}, [], 0
     for p, text in files.items():
         for line in text.splitlines():
             m = DECL.match(line)
             if m:
                 total += 1
-                decls.setdefault(m.group("name"), folder_of(p))
+                decls.setdefault(m.group("name"), room_of(p))
                 if (m.group("access") or "").strip() in ("public", "open"):
                     public.append(m.group("name"))
-    edges = collections.defaultdict(set)
+    edges = collections.defaultdict(lambda: collections.defaultdict(set))  # a -> b -> {(name, file)}
     for p, text in files.items():
-        a = folder_of(p)
-        code = strip_comments(text)
+        a = room_of(p)
+        code = code_only(text)
         for word in set(re.findall(r"\b[A-Z][A-Za-z0-9_]*\b", code)):
             b = decls.get(word)
             if b and b != a:
-                edges[a].add((b, word))
-    pairs = []
-    deps = {a: {b for b, _ in s} for a, s in edges.items()}
-    for a in sorted(deps):
-        for b in sorted(deps[a]):
-            if a < b and a in deps.get(b, set()):
-                pairs.append((a, b))
-    bad = [(a, b, forbidden(a, b)) for a in sorted(deps) for b in sorted(deps[a]) if forbidden(a, b)]
+                edges[a][b].add((word, os.path.relpath(p, LIB)))
+        if a != REGISTRY:
+            for found in REGISTRY_MEMBERS.finditer(code):
+                edges[a][REGISTRY].add((found.group(1) or found.group(2), os.path.relpath(p, LIB)))
+    return edges, public, total
 
-    switch = []
-    pat = re.compile(r"case \.(ppocr|ndl|koten)\b|== \.(ppocr|ndl|koten)\b")
-    for base in ("Sources",):
-        for d, _, fs in os.walk(os.path.join(ROOT, base)):
-            for f in fs:
-                if f.endswith(".swift"):
-                    p = os.path.join(d, f)
-                    for i, line in enumerate(open(p, encoding="utf-8"), 1):
-                        if pat.search(line):
-                            switch.append(f"{os.path.relpath(p, ROOT)}:{i}")
 
-    cites, unresolved = 0, []
-    cite = re.compile(r"docs/([A-Za-z0-9_\-]+\.md)(?:\s*§\s*([0-9]+(?:\.[0-9]+)*))?")
-    headings = {}
-    for d, _, fs in os.walk(os.path.join(ROOT, "docs")):
-        for f in fs:
-            if f.endswith(".md"):
-                text = open(os.path.join(d, f), encoding="utf-8").read()
-                headings[f] = set(re.findall(r"^#+\s*§?\s*([0-9]+(?:\.[0-9]+)*)[\s.]", text, flags=re.M))
-    stale = re.compile(r"(?<![/\w])(reference-pipelines|memory-design|setup-notes|field-notes)\.md")
-    for base in ("Sources", "Tests", "scripts"):
-        for d, _, fs in os.walk(os.path.join(ROOT, base)):
-            for f in fs:
-                if not f.endswith((".swift", ".py", ".c", ".h", ".sh")):
+# What the registry adds to types declared elsewhere: `OCRMode.descriptor` and `ResultFormat.supports(_:)`.
+REGISTRY_MEMBERS = re.compile(r"(?:[mM]ode|\.(?:ppocr|ndl|koten))\.(descriptor)\b|\.(supports)\(")
+
+
+def cycles(deps):
+    """Strongly connected groups of rooms, each allowed pair counted as one room (Tarjan's algorithm)."""
+    merged = {}
+    for a, b in ALLOWED_PAIRS:
+        merged[b] = merged.get(a, a)
+    node = lambda r: merged.get(r, r)
+    graph = collections.defaultdict(set)
+    for a, bs in deps.items():
+        for b in bs:
+            if node(a) != node(b):
+                graph[node(a)].add(node(b))
+    index, low, stack, on, groups = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for v in sorted(set(graph) | {w for ws in graph.values() for w in ws}):
+        if v not in index:
+            visit(v)
+    return groups
+
+
+MODE_CASE = re.compile(r"case \.(ppocr|ndl|koten)\b|(\S+)\s*==\s*\.(ppocr|ndl|koten)\b")
+
+
+def mode_switch_sites():
+    """Lines that branch on an `OCRMode` value: `case .ndl` in a switch over something named *mode* (or `self` in
+    an `OCRMode` extension), `x == .ndl` where `x` names a mode. (PARSeq's `preprocessing` is not a mode.)"""
+    sites = []
+    for p in files_under(os.path.join(ROOT, "Sources"), (".swift",)):
+        lines = open(p, encoding="utf-8").read().splitlines()
+        in_mode_extension = False
+        for i, line in enumerate(lines):
+            if line.startswith("extension "):
+                in_mode_extension = line.startswith("extension OCRMode")
+            for m in MODE_CASE.finditer(line):
+                if m.group(1):
+                    subject = next((s.group(1) for k in range(i, max(-1, i - 40), -1)
+                                    for s in [re.search(r"switch\s+(.+?)\s*\{", lines[k])] if s), "")
+                    if "mode" in subject.lower() or (subject == "self" and in_mode_extension):
+                        sites.append((os.path.relpath(p, ROOT), i + 1))
+                        break
+                elif "mode" in m.group(2).lower():
+                    sites.append((os.path.relpath(p, ROOT), i + 1))
+                    break
+    return sites
+
+
+CITE = re.compile(r"docs/([A-Za-z0-9_\-]+\.md)")
+STALE = re.compile(r"(?<![/\w-])(reference-pipelines|memory-design|setup-notes|field-notes)(\.md)?\b|/work/shared")
+SECTION = re.compile(r"§\s*([0-9]+(?:\.[0-9]+)*)")
+PHRASE = re.compile(r"[\"“]([^\"”]{3,80})[\"”]")
+
+
+def normalised(s):
+    return re.sub(r"\s+", " ", s).strip().lower()
+
+
+def citations():
+    docs = {}
+    for p in files_under(os.path.join(ROOT, "docs"), (".md",)):
+        text = open(p, encoding="utf-8").read()
+        docs[os.path.relpath(p, os.path.join(ROOT, "docs"))] = (
+            set(re.findall(r"^#+\s*§?\s*([0-9]+(?:\.[0-9]+)*)[\s.]", text, flags=re.M)), normalised(text))
+    count, unresolved = 0, []
+    sources = [p for base in ("Sources", "Tests", "scripts") for p in
+               files_under(os.path.join(ROOT, base), (".swift", ".py", ".c", ".h", ".sh"))]
+    sources += [os.path.join(ROOT, f) for f in ("README.md", "Makefile")]
+    for p in sources:
+        where = os.path.relpath(p, ROOT)
+        for i, line in enumerate(open(p, encoding="utf-8", errors="replace"), 1):
+            for m in CITE.finditer(line):
+                count += 1
+                doc = m.group(1)
+                if doc not in docs:
+                    unresolved.append(f"{where}:{i}: docs/{doc} does not exist")
                     continue
-                p = os.path.join(d, f)
-                for i, line in enumerate(open(p, encoding="utf-8", errors="replace"), 1):
-                    for m in cite.finditer(line):
-                        cites += 1
-                        doc, sec = m.group(1), m.group(2)
-                        if doc not in headings:
-                            unresolved.append(f"{os.path.relpath(p, ROOT)}:{i}: docs/{doc} does not exist")
-                        elif sec and sec not in headings[doc]:
-                            unresolved.append(f"{os.path.relpath(p, ROOT)}:{i}: docs/{doc} has no §{sec}")
-                    if stale.search(line):
-                        cites += 1
-                        unresolved.append(f"{os.path.relpath(p, ROOT)}:{i}: cites a document outside docs/")
+                headings, text = docs[doc]
+                clause = re.split(r"[;()]|README|docs/|\bNDL\b|\bkoten `", line[m.end():], maxsplit=1)[0]
+                for sec in SECTION.findall(clause):
+                    if sec not in headings:
+                        unresolved.append(f"{where}:{i}: docs/{doc} has no §{sec}")
+                for phrase in PHRASE.findall(clause):
+                    if normalised(phrase) not in text:
+                        unresolved.append(f'{where}:{i}: docs/{doc} does not say "{phrase}"')
+            if where != "scripts/architecture-check.py" and STALE.search(line):
+                count += 1
+                unresolved.append(f"{where}:{i}: cites a document outside the repository")
+    return count, unresolved
+
+
+def main():
+    files = {p: open(p, encoding="utf-8").read() for p in files_under(LIB, (".swift",))}
+    edges, public, total = dependencies(files)
+    deps = {a: set(bs) for a, bs in edges.items()}
+    pairs = [(a, b) for a in sorted(deps) for b in sorted(deps[a]) if a < b and a in deps.get(b, set())]
+    bad = [(a, b, forbidden(a, b)) for a in sorted(deps) for b in sorted(deps[a]) if forbidden(a, b)]
+    loops = cycles(deps)
+    switch = mode_switch_sites()
+    cites, unresolved = citations()
 
     print(f"public top-level types: {len(public)} of {total}")
     print(f"two-way folder pairs: {len(pairs)}")
     for a, b in pairs:
-        print(f"  {a} <-> {b}")
-    print(f"forbidden dependencies: {len(bad)}")
+        why = ALLOWED_PAIRS.get((a, b)) or ALLOWED_PAIRS.get((b, a))
+        print(f"  {a} <-> {b}" + (f" (allowed: {why})" if why else ""))
+    print(f"forbidden dependencies: {len(bad) + len(loops)}")
     for a, b, why in bad:
-        names = sorted(w for f, w in edges[a] if f == b)[:5]
+        names = sorted({w for w, _ in edges[a][b]})[:5]
         print(f"  {a} -> {b}: {why} ({', '.join(names)})")
-    print(f"mode switch sites: {len(switch)}")
-    for s in switch:
-        print(f"  {s}")
+    for group in loops:
+        print(f"  cycle between {', '.join(group)} (rooms must depend one way; see --edges)")
+    registry = [s for s in switch if s[0].startswith("Sources/KotenOCRKit/Modes/") and s[0].count("/") == 3]
+    print(f"mode switch sites: {len(switch)} ({len(registry)} in the registry)")
+    for path, line in switch:
+        if (path, line) not in registry:
+            print(f"  {path}:{line}")
     print(f"doc citations: {cites}, resolved: {cites - len(unresolved)}")
     for u in unresolved:
         print(f"  {u}")
     if "-v" in sys.argv:
         print("public types:", ", ".join(sorted(public)))
-    return 1 if unresolved or bad else 0
+    if "--edges" in sys.argv:
+        for a in sorted(edges):
+            for b in sorted(edges[a]):
+                print(f"{a} -> {b}: " + ", ".join(sorted(f"{w} ({os.path.basename(f)})" for w, f in edges[a][b])))
+    return 1 if unresolved or bad or loops else 0
+
 
 sys.exit(main())

@@ -3,8 +3,8 @@
 
 NDL's real weights (CC BY 4.0) cannot be downloaded on the build machines, so the `ndl` and `koten` code paths
 and the memory benchmark run on stand-ins: random weights, but the real tensor names, dtypes and shapes
-(reference-pipelines.md §1.2, §1.5, §2.1, §2.2; parity README §2–3.1), the real file sizes, and layers shaped
-like the real networks at the real input size (memory-design.md: "shape-alike, not just size-alike"), so that
+(docs/reference-pipelines.md §1.2, §1.5, §2.1, §2.2; parity README §2–3.1), the real file sizes, and layers shaped
+like the real networks at the real input size (docs/memory-design.md: "shape-alike, not just size-alike"), so that
 their resident memory and activation peaks mean something. They are NOT NDL's models and read nothing.
 
 Usage:  .deps/venv/bin/python scripts/make-standins.py OUT_DIR [--ndl-version 1.2|1.0] [--mode all|ndl|koten]
@@ -29,7 +29,7 @@ IR_VERSION = 8      # loadable by every supported ONNX Runtime (1.21–1.32)
 OPSET = 17          # what NDL's own exports use (PARSeq convert2onnx: opset_version=17)
 SEED = 20261129
 
-# Published file sizes (memory-design.md, reference-pipelines.md §4 [B4], koten ports) read as MiB:
+# Published file sizes (docs/memory-design.md, docs/reference-pipelines.md §5, koten ports) read as MiB:
 # PARSeq-tiny with a 7141-character charset has 8.73 M float32 parameters = 34.9e6 bytes, which cannot fit in
 # "34.2 MB" read as 10^6 bytes, so the published figures are binary megabytes (2^20), as GitHub and `ls -h` print.
 SIZE_UNIT = 1 << 20
@@ -546,7 +546,7 @@ def build_parseq(seed, height, width, max_length, length):
 
 def charset(koten):
     """7141 distinct code points: index 0 is a space, then printable ASCII, ×, Greek, kana, CJK; astral CJK
-    Extension B characters at 7081, 7111, 7116, 7127 and U+FE0E at 7133 (reference-pipelines.md §1.5). Koten's
+    Extension B characters at 7081, 7111, 7116, 7127 and U+FE0E at 7133 (docs/reference-pipelines.md §1.5). Koten's
     replaces the four astral characters by '〓' (§2.2), which occurs nowhere else."""
     base = [chr(c) for c in range(0x20, 0x7F)] + ["×"]
     base += [chr(c) for c in range(0x391, 0x3AA) if c != 0x3A2] + [chr(c) for c in range(0x3B1, 0x3CA)]
@@ -629,7 +629,7 @@ def main():
                         help="1.2: 24×W recognisers (default); 1.0: the 16×W recognisers of v1.0–1.1.3")
     parser.add_argument("--mode", choices=["all", "ndl", "koten"], default="all")
     parser.add_argument("--koten-detector-size", type=int, default=1280,
-                        help="RTMDet input side (reference-pipelines §2.1 says 1280; some ports report 1024)")
+                        help="RTMDet input side (docs/reference-pipelines.md §2.1 says 1280; some ports report 1024)")
     args = parser.parse_args()
     if args.koten_detector_size % 32:
         parser.error("--koten-detector-size must be a multiple of 32")
@@ -688,7 +688,7 @@ def report(args, made, hashes, script_sha):
         "They have random weights (numpy PCG64, fixed seeds) and read nothing. What they share with NDL's published",
         "models (NDLOCR-Lite, NDL Koten OCR-Lite; CC BY 4.0) is what the engine and its memory benchmark depend on:",
         "",
-        "- the file names, the input and output names, dtypes and shapes (reference-pipelines.md §1.2, §1.5, §2.1, §2.2);",
+        "- the file names, the input and output names, dtypes and shapes (docs/reference-pipelines.md §1.2, §1.5, §2.1, §2.2);",
         f"- the file sizes (published sizes read as {unit}, each file within ±2 %), reached with one size-matching",
         "  table per model (a Gather-read initializer standing for the graph parts not modelled layer by layer).",
         "  Binary megabytes because PARSeq-tiny with a 7141-character charset alone has 8.73 M float32 parameters",

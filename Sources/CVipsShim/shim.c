@@ -3,9 +3,36 @@
 #include <string.h>
 
 /* libvips reports per-tile warnings through GLib logging; failures reach us through the error buffer, so
- * the warnings would only add unreadable lines to stderr. */
+ * the warnings would only add unreadable lines to stderr. They are kept instead (as many as fit): some
+ * decoders give their real cause only as a warning (libpng's "IDAT: CRC error" before vipspng's generic
+ * "libpng read error"), and kv_take_warning() adds them to the message of the failure that follows. */
+static GMutex kv_warning_lock;
+static char kv_warning[512];
+
 static void kv_quiet_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
-    (void)domain; (void)level; (void)message; (void)data;
+    (void)domain; (void)data;
+    /* Only warnings; libvips' "error in tile x y" only says where, never why. */
+    if (!(level & G_LOG_LEVEL_WARNING) || !message || !*message || strncmp(message, "error in tile", 13) == 0) return;
+    g_mutex_lock(&kv_warning_lock);
+    size_t used = strlen(kv_warning), length = strlen(message);
+    if (used + length + 2 <= sizeof kv_warning) {  /* the first warnings are kept: they name the cause */
+        if (used) kv_warning[used++] = '\n';
+        memcpy(kv_warning + used, message, length + 1);
+    }
+    g_mutex_unlock(&kv_warning_lock);
+}
+
+size_t kv_take_warning(char *buf, size_t size) {
+    g_mutex_lock(&kv_warning_lock);
+    size_t n = strlen(kv_warning);
+    if (size > 0) {
+        if (n >= size) n = size - 1;
+        memcpy(buf, kv_warning, n);
+        buf[n] = 0;
+    }
+    kv_warning[0] = 0;
+    g_mutex_unlock(&kv_warning_lock);
+    return n;
 }
 
 int kv_init(const char *argv0, int concurrency) {
@@ -31,13 +58,9 @@ size_t kv_last_error(char *buf, size_t size) {
     return n;
 }
 
-const char *kv_loader(const char *path) { return vips_foreign_find_load(path); }
-
-/* Decoding strictness: by default any decoder warning (damaged data, a header that promises more data than the
- * file holds) is an error; lenient mode fails only on truncation. Process-wide, set once at start-up. */
-static VipsFailOn kv_fail_on = VIPS_FAIL_ON_WARNING;
-
-void kv_set_strict_decoding(int strict) { kv_fail_on = strict ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_TRUNCATED; }
+const char *kv_loader(kv_input input) {
+    return input.path ? vips_foreign_find_load(input.path) : vips_foreign_find_load_buffer(input.data, input.size);
+}
 
 /* vips_foreign_find_load() names the loader class, e.g. "VipsForeignLoadJpegFile": match its format part. */
 static int loader_is(const char *loader, const char *format) {
@@ -47,21 +70,28 @@ static int loader_is(const char *loader, const char *format) {
     return g_ascii_strncasecmp(loader, format, strlen(format)) == 0;
 }
 
+/* Loaders whose pages are pages of a document. GIF and WebP are not among them: their frames are an
+ * animation, and the first frame (libvips' default) is the page. */
 int kv_loader_is_paged(const char *loader) {
-    return loader_is(loader, "tiff") || loader_is(loader, "pdf") || loader_is(loader, "gif") ||
-           loader_is(loader, "nsgif") || loader_is(loader, "heif") || loader_is(loader, "webp");
+    return loader_is(loader, "tiff") || loader_is(loader, "pdf") || loader_is(loader, "heif");
 }
 
 static int64_t le32(const unsigned char *p) {
     return (int32_t)((uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24));
 }
 
-int kv_bmp_size(const char *path, int64_t *width, int64_t *height) {
+int kv_bmp_size(kv_input input, int64_t *width, int64_t *height) {
     unsigned char h[26];
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    size_t n = fread(h, 1, sizeof h, f);
-    fclose(f);
+    size_t n = 0;
+    if (input.path) {
+        FILE *f = fopen(input.path, "rb");
+        if (!f) return -1;
+        n = fread(h, 1, sizeof h, f);
+        fclose(f);
+    } else if (input.data) {
+        n = input.size < sizeof h ? input.size : sizeof h;
+        memcpy(h, input.data, n);
+    }
     if (n < 26 || h[0] != 'B' || h[1] != 'M') return -1;
     int64_t header_size = le32(h + 14);
     if (header_size == 12) {            /* BITMAPCOREHEADER: 16-bit sizes */
@@ -76,22 +106,40 @@ int kv_bmp_size(const char *path, int64_t *width, int64_t *height) {
     return 0;
 }
 
-int kv_open(const char *path, int page, int shrink, double dpi, int random_access, VipsImage **out) {
-    const char *loader = vips_foreign_find_load(path);
+int kv_open(kv_input input, int page, int shrink, double dpi, int random_access, int strict, VipsImage **out) {
+    const char *loader = kv_loader(input);
     if (!loader) return -1;
     VipsAccess access = random_access ? VIPS_ACCESS_RANDOM : VIPS_ACCESS_SEQUENTIAL;
+    VipsFailOn fail_on = strict ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_TRUNCATED;
     if (shrink < 1) shrink = 1;
     if (dpi <= 0) dpi = 72;
+    /* The same options from a file or from memory. */
+#define KV_NEW(...) (input.path ? vips_image_new_from_file(input.path, __VA_ARGS__) \
+                                : vips_image_new_from_buffer(input.data, input.size, "", __VA_ARGS__))
     /* Each loader accepts only its own options: PDF takes page and dpi, paged formats page, JPEG shrink. */
     if (loader_is(loader, "pdf"))
-        *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on, "page", page, "dpi", dpi, NULL);
+        *out = KV_NEW("access", access, "fail_on", fail_on, "page", page, "dpi", dpi, NULL);
     else if (kv_loader_is_paged(loader))
-        *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on, "page", page, NULL);
+        *out = KV_NEW("access", access, "fail_on", fail_on, "page", page, NULL);
     else if (loader_is(loader, "jpeg"))
-        *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on, "shrink", shrink, NULL);
+        *out = KV_NEW("access", access, "fail_on", fail_on, "shrink", shrink, NULL);
     else
-        *out = vips_image_new_from_file(path, "access", access, "fail_on", kv_fail_on, NULL);
+        *out = KV_NEW("access", access, "fail_on", fail_on, NULL);
+#undef KV_NEW
     return *out ? 0 : -1;
+}
+
+int kv_open_pixels(const void *data, size_t size, int width, int height, int bands, VipsImage **out) {
+    if (!data || width < 1 || height < 1 || (bands != 1 && bands != 3 && bands != 4) ||
+        size < (size_t)width * (size_t)height * (size_t)bands) {
+        vips_error("kv_open_pixels", "pixel buffer does not match its size");
+        return -1;
+    }
+    VipsImage *raw = vips_image_new_from_memory(data, size, width, height, bands, VIPS_FORMAT_UCHAR);
+    if (!raw) return -1;
+    int rc = vips_copy(raw, out, "interpretation", bands == 1 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB, NULL);
+    g_object_unref(raw);
+    return rc;
 }
 
 int kv_width(VipsImage *image) { return vips_image_get_width(image); }

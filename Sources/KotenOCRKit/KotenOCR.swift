@@ -9,8 +9,8 @@ import Foundation
 /// ```
 /// Models load lazily on first use through `store`, the one owner of every inference session.
 public final class KotenOCR: @unchecked Sendable {
-    /// The engine's version.
-    public static let version = "0.1.0"
+    /// The engine's version (`EngineVersion`).
+    public static let version = EngineVersion.current
 
     public let configuration: OCRConfiguration
     /// The model store (budget, lazy loading, eviction, pressure release, events).
@@ -23,10 +23,10 @@ public final class KotenOCR: @unchecked Sendable {
     private let lock = NSLock()
     private var pipelines: [OCRMode: any ModePipeline] = [:]
 
-    /// Throws `InferenceError` if ONNX Runtime cannot start.
+    /// Throws `InferenceError` if ONNX Runtime cannot start. Changes no process-wide state unless the
+    /// configuration asks for it (`OCRConfiguration.tuneAllocator`).
     public init(configuration: OCRConfiguration, diagnostics: RunDiagnostics? = nil) throws {
         if configuration.tuneAllocator { AllocatorPolicy.apply() }
-        Vips.setStrictDecoding(!configuration.acceptDamagedImages)
         self.configuration = configuration
         self.diagnostics = diagnostics
         store = try ModelStore(budgetBytes: configuration.memoryBudgetBytes, sessionOptions: configuration.sessionOptions,
@@ -39,37 +39,76 @@ public final class KotenOCR: @unchecked Sendable {
 
     deinit { pressure.stop() }
 
-    /// Opens page `page` (0-based) of `url` (header only) with the configured pixel limit and PDF resolution.
-    /// Throws `ImageError` (recorded as a failed page in `diagnostics`).
+    /// Opens page `page` (0-based) of `url` (header only) with the configured pixel limit, PDF resolution and
+    /// damaged-data rule. Throws `ImageError` (recorded as a failed page in `diagnostics`).
     public func open(_ url: URL, page: Int = 0) throws -> ImageSource {
+        try recordingFailure(name: url.path, page: page) {
+            try ImageSource(url: url, page: page, pdfDPI: configuration.pdfDPI, maxPixels: configuration.maxPixels,
+                            acceptsDamagedData: configuration.acceptDamagedImages)
+        }
+    }
+
+    /// Opens page `page` (0-based) of the file at `file`, a path as the file system holds it (named
+    /// `file.display`), as `open(_:page:)` does.
+    package func open(file: FileSystemPath, page: Int = 0) throws -> ImageSource {
+        try recordingFailure(name: file.display, page: page) {
+            try ImageSource(file: file, page: page, pdfDPI: configuration.pdfDPI, maxPixels: configuration.maxPixels,
+                            acceptsDamagedData: configuration.acceptDamagedImages)
+        }
+    }
+
+    /// Opens page `page` (0-based) of an encoded image in memory (the bytes of a JPEG, PNG, TIFF, PDF, ...
+    /// file; copied once), named `name` in results and errors, with the configured pixel limit, PDF resolution
+    /// and damaged-data rule. Throws `ImageError` (recorded as a failed page in `diagnostics`).
+    public func open(_ data: Data, name: String = ImageSource.memoryName, page: Int = 0) throws -> ImageSource {
+        try recordingFailure(name: name, page: page) {
+            try ImageSource(data: data, name: name, page: page, pdfDPI: configuration.pdfDPI, maxPixels: configuration.maxPixels,
+                            acceptsDamagedData: configuration.acceptDamagedImages)
+        }
+    }
+
+    /// Reads one page. Throws `ImageError` (the file), `ModelError` (the models), `InferenceError`,
+    /// `ModelStoreError` (the budget), `CancellationError` (the task was cancelled).
+    public func read(_ url: URL, page: Int = 0, mode: OCRMode? = nil) async throws -> PageResult {
+        try await read(open(url, page: page), mode: mode)
+    }
+
+    /// Reads page `page` of an encoded image in memory (see `open(_:name:page:)`). Throws as `read(_:page:mode:)`.
+    public func read(_ data: Data, name: String = ImageSource.memoryName, page: Int = 0, mode: OCRMode? = nil)
+        async throws -> PageResult {
+        try await read(open(data, name: name, page: page), mode: mode)
+    }
+
+    private func recordingFailure(name: String, page: Int, _ open: () throws -> ImageSource) throws -> ImageSource {
         do {
-            return try ImageSource(url: url, page: page, pdfDPI: configuration.pdfDPI, maxPixels: configuration.maxPixels)
+            return try open()
         } catch {
-            diagnostics?.recordFailure(path: url.path, page: page + 1, stage: PipelineStage.decode.rawValue,
+            diagnostics?.recordFailure(path: name, page: page + 1, stage: PipelineStage.decode.rawValue,
                                        reason: String(describing: error))
             throw error
         }
     }
 
-    /// Reads one page. Throws `ImageError` (the file), `ModelError` (the models), `InferenceError`,
-    /// `ModelStoreError` (the budget).
-    public func read(_ url: URL, page: Int = 0, mode: OCRMode? = nil) async throws -> PageResult {
-        try await read(open(url, page: page), mode: mode)
-    }
-
-    /// Reads an opened page with `mode` (default: the configured one). With `diagnostics`, the page's stages
-    /// and outcome are recorded.
+    /// Reads an opened page — from a file, encoded bytes or pixels in memory — with `mode` (default: the configured
+    /// one). With `diagnostics`, the page's stages and outcome are recorded. Cancelling the task stops the page
+    /// within about one model run: every model run first checks for cancellation, so the runs in flight finish
+    /// and no other starts; throws `CancellationError`. While a `LineProgress` observer is bound
+    /// (`LineProgress.observing`), it hears how many lines the page has and each line read.
     public func read(_ source: ImageSource, mode: OCRMode? = nil) async throws -> PageResult {
+        try Task.checkCancellation()
         guard let diagnostics else { return try await readPage(source, mode: mode ?? configuration.mode) }
-        return try await diagnostics.page(path: source.url.path, page: source.page + 1) {
+        return try await diagnostics.page(path: source.name, page: source.page + 1) {
             try await readPage(source, mode: mode ?? configuration.mode)
         }
     }
 
+    /// Reads a page with `mode`'s pipeline. Each of the page's stages returns what it freed to the system when
+    /// it ends (`StageBoundary`), so the next stage, and the next page's detector, start from what is live.
     private func readPage(_ source: ImageSource, mode: OCRMode) async throws -> PageResult {
-        // Whatever the page left in the allocator's free lists goes back before the next page's detector runs.
-        defer { AllocatorPolicy.trim() }
-        return try await activate(mode).read(source, store: store, limit: configuration.maxConcurrentInferences)
+        let pipeline = try await activate(mode)
+        return try await LineProgress.page {
+            try await pipeline.read(source, store: store, limit: configuration.maxConcurrentInferences)
+        }
     }
 
     /// The pipeline of `mode`, its models registered with the store, the mode active, diagnostics attached.
@@ -104,14 +143,16 @@ public final class KotenOCR: @unchecked Sendable {
         MappedLibraryPages.release()  // the session-creation code the check touched is not needed by the pages
     }
 
-    /// The pipeline of `mode`, built on first use by its wing (`OCRMode.descriptor`) from the files the model
-    /// folder holds (checked once: `ModelDirectory.files(for:)`; configuration files read and checked; models
-    /// load later). Throws `ModelError.missingFiles` naming what is missing, `ModelError.invalidFile`.
+    /// The pipeline of `mode`, built on first use by its wing (the registry's `OCRMode.descriptor`) from the
+    /// files the model folder holds (checked once: `ModelDirectory.files(for:)`; configuration files read and
+    /// checked; models load later). Throws `ModelError.missingFiles` naming what is missing,
+    /// `ModelError.invalidFile`.
     public func pipeline(for mode: OCRMode) throws -> any ModePipeline {
         lock.lock()
         defer { lock.unlock() }
         if let p = pipelines[mode] { return p }
-        let p = try mode.descriptor.pipeline(files: configuration.models.files(for: mode), configuration: configuration)
+        let descriptor = mode.descriptor
+        let p = try descriptor.pipeline(files: configuration.models.files(for: descriptor), configuration: configuration)
         pipelines[mode] = p
         return p
     }

@@ -3,7 +3,7 @@ import KotenOCRKit
 
 /// Makes the memory benchmarks' standard input: a 12 MP phone photo of a book page — a 4032×3024 JPEG
 /// stored sideways with EXIF orientation 6, showing `page` upright (3024×4032) on a light background.
-/// Reference: memory-design.md, "How to measure".
+/// Reference: docs/memory-design.md, "How to measure".
 public enum TestPhoto {
     /// Writes the photo of the page at `source` to `url`. Throws `ImageError`.
     public static func make12MP(from source: URL, to url: URL) throws {

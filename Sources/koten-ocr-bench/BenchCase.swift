@@ -68,7 +68,7 @@ enum BenchCase {
     static func page(_ o: Options) async throws {
         let root = try ModelRoot.combined(ppocr: URL(fileURLWithPath: o.models), standins: URL(fileURLWithPath: o.standins))
         let config = OCRConfiguration(mode: o.mode, models: ModelDirectory(root: root),
-                                      memoryBudgetBytes: o.budget, maxConcurrentInferences: o.jobs)
+                                      memoryBudgetBytes: o.budget, maxConcurrentInferences: o.jobs, tuneAllocator: true)
         let engine = try KotenOCR(configuration: config)
         let source = try engine.open(URL(fileURLWithPath: o.photo))
         let baseline = ResidentReader.bytes()
@@ -104,7 +104,7 @@ enum BenchCase {
     static func pressure(_ o: Options) async throws {
         let root = try ModelRoot.combined(ppocr: URL(fileURLWithPath: o.models), standins: URL(fileURLWithPath: o.standins))
         let config = OCRConfiguration(mode: .ppocr, models: ModelDirectory(root: root),
-                                      memoryBudgetBytes: o.budget, maxConcurrentInferences: o.jobs)
+                                      memoryBudgetBytes: o.budget, maxConcurrentInferences: o.jobs, tuneAllocator: true)
         let engine = try KotenOCR(configuration: config)
         let source = try engine.open(URL(fileURLWithPath: o.photo))
         let baseline = ResidentReader.bytes()
@@ -143,7 +143,7 @@ enum BenchCase {
     static func alternate(_ o: Options) async throws {
         let root = try ModelRoot.combined(ppocr: URL(fileURLWithPath: o.models), standins: URL(fileURLWithPath: o.standins))
         let config = OCRConfiguration(mode: .ppocr, models: ModelDirectory(root: root), memoryBudgetBytes: o.budget,
-                                      maxConcurrentInferences: o.jobs)
+                                      maxConcurrentInferences: o.jobs, tuneAllocator: true)
         let engine = try KotenOCR(configuration: config)
         let pages = [URL(fileURLWithPath: o.photo)]
         let baseline = ResidentReader.bytes()

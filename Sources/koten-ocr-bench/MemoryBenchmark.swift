@@ -2,7 +2,7 @@ import Foundation
 import KotenOCRKit
 import KotenOCRTestSupport
 
-/// `koten-ocr-bench memory`: the four failures of memory-design.md, each measured as a before/after pair in
+/// `koten-ocr-bench memory`: the four failures of docs/memory-design.md ("The four failures"), each measured as a before/after pair in
 /// this one run (each configuration in its own child process), plus the page breakdown and model ratios.
 struct MemoryBenchmark {
     var photo: String?

@@ -3,7 +3,7 @@ import KotenOCRKit
 
 /// The iPhone app's detector preprocessing, kept here only as the benchmark's "before": decode the photo at
 /// full resolution, paste it on a square RGBA canvas of its longer side (4032×4032×4 ≈ 65 MB for 12 MP),
-/// then resize the canvas. memory-design.md, failure 2.
+/// then resize the canvas. docs/memory-design.md, "The four failures" (2).
 enum NaivePreprocess {
     static func padThenResize(_ source: ImageSource, width: Int, height: Int) throws -> RGBImage {
         let page = try source.decode()

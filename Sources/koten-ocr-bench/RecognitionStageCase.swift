@@ -9,7 +9,7 @@ enum RecognitionStageCase {
     static func run(_ o: BenchCase.Options, unbounded: Bool, repeats: Int) async throws {
         let limit = unbounded ? 1_000_000 : o.jobs
         let config = OCRConfiguration(mode: .ppocr, models: ModelDirectory(root: URL(fileURLWithPath: o.models)),
-                                      maxConcurrentInferences: limit)
+                                      maxConcurrentInferences: limit, tuneAllocator: true)
         let engine = try KotenOCR(configuration: config)
         guard let pipeline = try engine.pipeline(for: .ppocr) as? PPOCRPipeline else { throw BenchError.usage("no ppocr pipeline") }
         let source = try engine.open(URL(fileURLWithPath: o.photo))

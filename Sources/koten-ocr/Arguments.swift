@@ -132,6 +132,7 @@ struct Arguments {
 
     static let help = """
     Usage: koten-ocr [options] <image|pdf|directory>...
+           koten-ocr [options] -                      (one image read from standard input, results to stdout)
            koten-ocr diagnostics [show ID] [--json]   (see koten-ocr diagnostics --help)
            koten-ocr models [list | verify DIR | install --mode MODE SOURCE]   (see koten-ocr models --help)
 
@@ -146,9 +147,20 @@ struct Arguments {
           --models DIR         model folder (default: $KOTEN_OCR_MODELS, ~/.local/share/koten-ocr/models,
                                ./.deps/models); holds ppocr/, ndl/, koten/ or one mode's files
       -o, --output DIR         write results into DIR (created if missing) instead of standard output
-      -f, --format LIST        comma-separated: txt, json; ndl and koten: xml (NDL XML), ndl-json (NDL's JSON,
-                               <stem>.ndl.json); koten: tei (<first-stem>_tei.xml for the run)
-                               (default: txt to stdout; txt,json with --output, plus xml for ndl and koten)
+      -f, --format LIST        comma-separated (default: txt to stdout; txt,json with --output, plus xml for
+                               ndl and koten); one example each:
+                                 txt       <stem>.txt    the text, lines in reading order
+                                 json      <stem>.json   lines, boxes, confidences (docs/json-schema.md)
+                                 alto      <stem>.alto.xml   ALTO 4.3 for library systems
+                                 page      <stem>.page.xml   PAGE XML 2019 for transcription tools
+                                 hocr      <stem>.hocr   hOCR 1.2, as Tesseract writes it
+                                 pdf       <stem>.pdf    searchable PDF, one per input (all its pages)
+                                 viz       <stem>.viz.png (.jpg for JPEG input)   the lines drawn
+                                 html      <stem>.html   the page with selectable text over it
+                                 xml       <stem>.xml    NDL XML (ndl, koten)
+                                 ndl-json  <stem>.ndl.json   NDL's JSON (ndl, koten)
+                                 tei       <first-stem>_tei.xml   koten's TEI, one for the run
+                               pdf and viz are files: they need --output
           --memory-budget SIZE memory budget for the process, e.g. 200MB (default: cgroup limit or RAM)
       -j, --jobs N             most model runs in flight at once (default: the usable CPUs, at most 4)
           --max-pixels N       refuse images with more pixels (default 200000000)
@@ -173,6 +185,12 @@ struct Arguments {
           --no-diagnostics     collect no diagnostics (no run marker, crash record or payload)
       -h, --help               this help
           --version            version of koten-ocr and ONNX Runtime
+
+    Examples:
+      koten-ocr -o out/ -f pdf book.tif            out/book.pdf: every page of book.tif, searchable
+      koten-ocr -o out/ -f alto,page,hocr scans/   out/<stem>.alto.xml, .page.xml, .hocr per page
+      koten-ocr -o out/ -f viz,html page.jpg       out/page.viz.jpg (the lines drawn), out/page.html
+      koten-ocr -f html page.jpg > page.html       one self-contained page, to standard output
 
     Results are written to a temporary file and renamed, and recorded in --output's batch manifest
     (.koten-ocr-manifest*.jsonl), so a killed run continues with --resume. A result file that exists

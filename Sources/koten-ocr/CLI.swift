@@ -33,7 +33,7 @@ enum CLI {
                 return 2
             }
             models = ModelDirectory(root: URL(fileURLWithPath: path))
-        } else if let found = ModelDirectory.locate(mode) {
+        } else if let found = ModelDirectory.locate(mode.descriptor) {
             models = found
         } else {
             stderrLine("koten-ocr: no models for mode \(mode) found in "
@@ -41,14 +41,15 @@ enum CLI {
             return 2
         }
         do {
-            _ = try models.files(for: mode)  // before anything starts: the engine finds the same files
+            _ = try models.files(for: mode.descriptor)  // before anything starts: the engine finds the same files
         } catch {
             stderrLine("koten-ocr: \(error)")
             return 2
         }
         let outputDir = arguments.output.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let formats = arguments.formats.isEmpty ? DefaultMode.formats(for: mode, toDirectory: outputDir != nil) : arguments.formats
-        if let problem = DefaultMode.formatProblem(formats, mode: mode, arguments: arguments) {
+        if let problem = DefaultMode.formatProblem(formats, mode: mode, arguments: arguments)
+            ?? StandardInput.problem(arguments, formats: formats) {
             stderrLine("koten-ocr: \(problem)")
             return 2
         }
@@ -56,7 +57,8 @@ enum CLI {
                                       maxConcurrentInferences: arguments.jobs, maxPixels: arguments.maxPixels,
                                       ppocrDetectorMaxSide: arguments.detectorMaxSide,
                                       ppocrOrientationClassifier: arguments.orientationClassifier,
-                                      pdfDPI: Double(arguments.pdfDPI))
+                                      pdfDPI: Double(arguments.pdfDPI),
+                                      tuneAllocator: true)  // the process is ours: opt in to the allocator policy
         config.acceptDamagedImages = arguments.acceptDamagedImages
         let diagnostics = DiagnosticsCommand.begin(arguments)
         let engine: KotenOCR
@@ -69,7 +71,9 @@ enum CLI {
             return 2
         }
         let status = await DiagnosticsCommand.withStages(diagnostics) {
-            await runBatch(arguments, engine: engine, outputDir: outputDir, formats: formats)
+            arguments.inputs == ["-"]
+                ? await StandardInput.run(engine: engine, formats: formats, pages: arguments.pages)
+                : await runBatch(arguments, engine: engine, outputDir: outputDir, formats: formats)
         }
         await DiagnosticsCommand.end(diagnostics, file: arguments.diagnosticsFile)
         return status
@@ -77,22 +81,23 @@ enum CLI {
 
     /// Plans the batch (inputs, pages, names, shard, resume) and reads it. Returns the exit status.
     private static func runBatch(_ arguments: Arguments, engine: KotenOCR, outputDir: URL?, formats: [ResultFormat]) async -> Int32 {
-        var listed: [String] = []
+        var listed: [FileSystemPath] = []
         if let list = arguments.inputList {
             do {
                 let data = list == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: list))
-                listed = InputCollector.paths(inList: String(decoding: data, as: UTF8.self))
+                listed = InputCollector.paths(inList: data)
             } catch {
                 stderrLine("koten-ocr: \(list): cannot read the input list")
                 return 2
             }
         }
-        let options = BatchOptions(outputDirectory: outputDir, formats: formats, recursive: arguments.recursive,
+        var options = BatchOptions(outputDirectory: outputDir, formats: formats, recursive: arguments.recursive,
                                    pages: arguments.pages, shard: arguments.shard, resume: arguments.resume,
                                    overwrite: arguments.overwrite)
+        options.acceptDamagedImages = arguments.acceptDamagedImages
         let plan: BatchPlan
         do {
-            plan = try BatchPlan.prepare(arguments.inputs, listed: listed, options: options)
+            plan = try BatchPlan.prepare(files: RawArguments.paths(arguments.inputs), listed: listed, options: options)
         } catch {
             stderrLine("koten-ocr: \(error)")
             return 2

@@ -10,8 +10,8 @@ enum DefaultMode {
     static func choose(models path: String?, quiet: Bool,
                        environment: [String: String] = ProcessInfo.processInfo.environment) -> OCRMode {
         func installed(_ mode: OCRMode) -> Bool {
-            if let path { return ModelDirectory(root: URL(fileURLWithPath: path)).isInstalled(mode) }
-            return ModelDirectory.locate(mode, environment: environment) != nil
+            if let path { return ModelDirectory(root: URL(fileURLWithPath: path)).isInstalled(mode.descriptor) }
+            return ModelDirectory.locate(mode.descriptor, environment: environment) != nil
         }
         if installed(.koten) { return .koten }
         let mode = [OCRMode.ppocr, .ndl].first(where: installed) ?? .ppocr
@@ -29,11 +29,15 @@ enum DefaultMode {
         return mode.descriptor.defaultFormats
     }
 
-    /// Why `formats` cannot be written in this run, if they cannot: a reference format in a mode without it,
-    /// or the run's TEI with --resume or --shard (it is one document of the pages one run reads).
+    /// Why `formats` cannot be written in this run, if they cannot: a reference format in a mode without it, a
+    /// binary format (`pdf`, `viz`) without --output, or the run's TEI with --resume or --shard (it is one
+    /// document of the pages one run reads).
     static func formatProblem(_ formats: [ResultFormat], mode: OCRMode, arguments: Arguments) -> String? {
         if let unsupported = formats.first(where: { !$0.supports(mode) }) {
             return "--format \(unsupported.rawValue) is not available in mode \(mode) (\(unsupported == .tei ? "koten" : "ndl and koten") only)"
+        }
+        if arguments.output == nil, !arguments.inputs.contains("-"), let binary = formats.first(where: { !$0.isText }) {
+            return "--format \(binary.rawValue) writes files: give --output DIR"
         }
         if formats.contains(.tei) && (arguments.resume || arguments.shard != nil) {
             return "--format tei writes one document of the pages read in one run; it cannot be combined with --resume or --shard"

@@ -82,13 +82,13 @@ enum DiagnosticsCommand {
 
     private static func measureOverhead(page: String, repeats: Int, models: String?) async -> Int32 {
         let mode = OCRMode.ppocr
-        guard let dir = models.map({ ModelDirectory(root: URL(fileURLWithPath: $0)) }) ?? ModelDirectory.locate(mode),
-              dir.missingFiles(for: mode).isEmpty else {
+        guard let dir = models.map({ ModelDirectory(root: URL(fileURLWithPath: $0)) }) ?? ModelDirectory.locate(mode.descriptor),
+              dir.missingFiles(for: mode.descriptor).isEmpty else {
             stderrLine("koten-ocr: no ppocr models found (use --models DIR)")
             return 2
         }
         do {
-            let report = try await DiagnosticsOverhead.measure(configuration: OCRConfiguration(mode: mode, models: dir),
+            let report = try await DiagnosticsOverhead.measure(configuration: OCRConfiguration(mode: mode, models: dir, tuneAllocator: true),
                                                                page: URL(fileURLWithPath: page), repeats: repeats)
             print(report.markdown)
             return 0

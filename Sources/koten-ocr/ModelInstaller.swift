@@ -70,8 +70,8 @@ enum ModelInstaller {
         }
         let found = try locate(mode, in: tree, shownAs: source.path)
         try fm.createDirectory(at: temporary, withIntermediateDirectories: true)
-        for group in ModelDirectory.fileGroups(for: mode) {
-            guard let file = found.file(anyOf: group, for: mode) else { continue }
+        for group in mode.descriptor.fileGroups {
+            guard let file = found.file(anyOf: group, for: mode.descriptor) else { continue }
             // A copy of the file itself, not of a symbolic link to it.
             try fm.copyItem(at: file.resolvingSymlinksInPath(), to: temporary.appendingPathComponent(file.lastPathComponent))
         }
@@ -82,7 +82,7 @@ enum ModelInstaller {
         } catch let ModelError.invalidFile(path, reason) {
             // Name the file where the user has it, not its temporary copy.
             let name = URL(fileURLWithPath: path).lastPathComponent
-            let original = isDir.boolValue ? found.file(name, for: mode)?.path ?? path : "\(source.path): \(name)"
+            let original = isDir.boolValue ? found.file(name, for: mode.descriptor)?.path ?? path : "\(source.path): \(name)"
             throw ModelError.invalidFile(path: original, reason: reason)
         }
         if fm.fileExists(atPath: target.path) {
@@ -133,7 +133,7 @@ enum ModelInstaller {
     /// The folder under `tree` holding every file of `mode`: a folder with the mode's detector, or its
     /// parent (NDL's `src/model` + `src/config` layout), or `tree` itself.
     static func locate(_ mode: OCRMode, in tree: URL, shownAs name: String) throws -> ModelDirectory {
-        let detector = ModelDirectory.fileGroups(for: mode).first?.first ?? ""
+        let detector = mode.descriptor.fileGroups.first?.first ?? ""
         var candidates = [tree]
         if let walker = FileManager.default.enumerator(at: tree, includingPropertiesForKeys: nil) {
             for case let url as URL in walker where url.lastPathComponent == detector {
@@ -142,9 +142,11 @@ enum ModelInstaller {
             }
         }
         let dirs = candidates.map(ModelDirectory.init(root:))
-        if let complete = dirs.first(where: { $0.isInstalled(mode) }) { return complete }
-        let best = dirs.min { $0.missingFiles(for: mode).count < $1.missingFiles(for: mode).count } ?? ModelDirectory(root: tree)
+        let descriptor = mode.descriptor
+        if let complete = dirs.first(where: { $0.isInstalled(descriptor) }) { return complete }
+        let best = dirs.min { $0.missingFiles(for: descriptor).count < $1.missingFiles(for: descriptor).count }
+            ?? ModelDirectory(root: tree)
         throw Failure(description: "\(name): no complete set of \(mode) model files; missing "
-                      + best.missingFiles(for: mode).joined(separator: ", "))
+                      + best.missingFiles(for: descriptor).joined(separator: ", "))
     }
 }

@@ -45,7 +45,7 @@ enum ModelsCommand {
         for url in path { print("  \(url.path)") }
         for mode in OCRMode.allCases {
             let label = mode.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)
-            if let found = ModelDirectory.locate(mode) {
+            if let found = ModelDirectory.locate(mode.descriptor) {
                 print("\(label) \(found.directory(for: mode).path)")
             } else if mode == .ppocr {
                 print("\(label) not installed (scripts/setup.sh puts the PP-OCRv5 files in .deps/models/ppocr; "
@@ -61,8 +61,8 @@ enum ModelsCommand {
     static func modesPresent(in root: URL) -> [OCRMode] {
         let dir = ModelDirectory(root: root)
         return OCRMode.allCases.filter { mode in
-            ModelDirectory.fileGroups(for: mode).contains { group in
-                group.contains { $0.hasSuffix(".onnx") && dir.file($0, for: mode) != nil }
+            mode.descriptor.fileGroups.contains { group in
+                group.contains { $0.hasSuffix(".onnx") && dir.file($0, for: mode.descriptor) != nil }
             }
         }
     }
@@ -91,7 +91,7 @@ enum ModelsCommand {
 
     /// Checks one mode's files in `models`, printing what passed; returns the problem, if any.
     static func check(_ mode: OCRMode, in models: ModelDirectory) async -> String? {
-        let missing = models.missingFiles(for: mode)
+        let missing = models.missingFiles(for: mode.descriptor)
         guard missing.isEmpty else { return "\(models.directory(for: mode).path): missing \(missing.joined(separator: ", "))" }
         do {
             let engine = try KotenOCR(configuration: OCRConfiguration(mode: mode, models: models, tuneAllocator: false))
@@ -102,8 +102,8 @@ enum ModelsCommand {
             if let ndl = pipeline as? NDLPipeline {
                 for (model, descriptor) in try await ndl.routing(store: engine.store) { routes[descriptor.url.path] = model.rawValue }
             }
-            for group in ModelDirectory.fileGroups(for: mode) {
-                guard let url = models.file(anyOf: group, for: mode) else { continue }
+            for group in mode.descriptor.fileGroups {
+                guard let url = models.file(anyOf: group, for: mode.descriptor) else { continue }
                 print("       \(url.lastPathComponent)\(routes[url.path].map { " → \($0)" } ?? "")")
             }
             return nil

@@ -2,7 +2,7 @@ import Foundation
 import KotenOCRKit
 
 /// Runs a planned batch for the command line: results to standard output (when there is no --output),
-/// one line per failure and the progress display to standard error.
+/// one line per failure and the progress display (pages, and the lines of the page being read) to standard error.
 struct Runner {
     let batch: BatchRunner
     let quiet: Bool
@@ -10,37 +10,40 @@ struct Runner {
     func run(_ plan: BatchPlan) async -> BatchProgress {
         let display = ProgressDisplay(style: quiet || plan.tasks.count < 2 ? .none : isatty(2) != 0 ? .bar : .lines)
         let toStdout = batch.options.outputDirectory == nil
-        var firstStdoutResult = true
-        let progress = await batch.run(plan) { event in
+        var output = StdoutResults()
+        var last = BatchProgress(total: plan.tasks.count, alreadyDone: plan.alreadyDone)
+        func name(_ task: PageTask) -> String {
+            task.pageCount > 1 ? "\(task.input.relativePath) p\(task.page + 1)" : task.input.relativePath
+        }
+        for await event in batch.events(plan) {
             switch event {
             case .failed(let failure, let progress):
                 display.clear()
                 stderrLine("koten-ocr: \(failure)")
                 display.show(progress)
             case .pageStarted(let task, let progress):
-                display.show(progress, current: task.pageCount > 1 ? "\(task.input.relativePath) p\(task.page + 1)" : task.input.relativePath)
+                display.show(progress, current: name(task))
+            case .linesRead(let task, let lines, let progress):
+                display.show(progress, current: "\(name(task)) \(lines.done)/\(lines.total) lines")
             case .pageRead(_, let results, let progress):
                 if toStdout {
                     display.clear()
-                    for result in results {
-                        // Text pages are separated by a form feed (as Tesseract does); JSON is one line per page.
-                        if !firstStdoutResult && result.format != .json { FileHandle.standardOutput.write(Data("\u{0C}".utf8)) }
-                        firstStdoutResult = false
-                        FileHandle.standardOutput.write(result.data)
-                    }
+                    for result in results { output.write(result.format, result.data) }
                 }
                 display.show(progress)
             case .runRead(let result, let progress):
                 if toStdout {
                     display.clear()
-                    if !firstStdoutResult { FileHandle.standardOutput.write(Data("\u{0C}".utf8)) }
-                    firstStdoutResult = false
-                    FileHandle.standardOutput.write(result.data)
+                    output.write(result.format, result.data)
                 }
                 display.show(progress)
+            case .documentWritten(_, _, let progress):
+                display.show(progress)
+            case .finished(let progress):
+                last = progress
             }
         }
-        display.finish(progress)
-        return progress
+        display.finish(last)
+        return last
     }
 }

@@ -1,7 +1,7 @@
 """A plain PP-OCRv5 pipeline: OpenCV + ONNX Runtime on this project's ONNX files, nothing more.
 
 The "minimal pipeline" of issue 12, written from the published facts of the PP-OCR inference recipe
-(docs in /work/shared: reference-pipelines.md §4), not from any project's code:
+(docs/reference-pipelines.md §4), not from any project's code:
   detection    long side scaled to <= 960 (never enlarged), each side rounded to a multiple of 32, bilinear;
                BGR order, x/255 then ImageNet mean [0.485,0.456,0.406] / std [0.229,0.224,0.225]
   DB post      probability > 0.3 -> connected regions (outer contours) -> minimum-area rectangle; dropped when

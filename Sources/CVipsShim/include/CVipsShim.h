@@ -11,26 +11,38 @@ typedef struct _VipsImage VipsImage;
 int kv_init(const char *argv0, int concurrency);
 /// Copies and clears libvips' error buffer into `buf` (always NUL-terminated). Returns the length.
 size_t kv_last_error(char *buf, size_t size);
+/* The warnings libvips logged since the previous call, one a line (empty if none), then forgotten; size 0 only forgets. */
+size_t kv_take_warning(char *buf, size_t size);
 
-/// Strict decoding (default): any decoder warning — damaged data, a header promising more than the file holds —
-/// makes the decode fail. Lenient (0): only truncation fails. Process-wide.
-void kv_set_strict_decoding(int strict);
+/// What to open: a file (`path`), or encoded image bytes in memory (`path` NULL, `data`, `size`), which must stay
+/// alive and unchanged as long as any image opened from them.
+typedef struct kv_input {
+    const char *path;
+    const void *data;
+    size_t size;
+} kv_input;
 
-/// Name of the loader libvips picks for a file ("jpegload", "pngload", ...), or NULL if it cannot read it.
-const char *kv_loader(const char *path);
+/// Name of the loader libvips picks for the input ("VipsForeignLoadJpegFile", "VipsForeignLoadPngBuffer", ...),
+/// or NULL if it cannot read it.
+const char *kv_loader(kv_input input);
 /// 1 if the loader reads a file of several pages whose `page` option selects one (TIFF, PDF, GIF, HEIF, WebP),
 /// else 0. (JPEG 2000's "n-pages" counts resolution levels, not pages.)
 int kv_loader_is_paged(const char *loader);
-/// Width and height a BMP file declares in its header (BITMAPCOREHEADER or later), read without decoding:
+/// Width and height a BMP declares in its header (BITMAPCOREHEADER or later), read without decoding:
 /// libvips reads BMP through ImageMagick, which decodes the whole image while reading the header.
-/// Returns 0 and sets `width`/`height` for a BMP, -1 for any other file.
-int kv_bmp_size(const char *path, int64_t *width, int64_t *height);
+/// Returns 0 and sets `width`/`height` for a BMP, -1 for any other input.
+int kv_bmp_size(kv_input input, int64_t *width, int64_t *height);
 
-/// Opens a file lazily for top-to-bottom reading; nothing is decoded yet. Truncation is an error.
+/// Opens the input lazily for top-to-bottom reading; nothing is decoded yet. Truncation is always an error;
+/// `strict` != 0 makes any decoder warning one too (damaged data, a header promising more than the input
+/// holds), 0 fails only on truncation. The choice is per image: nothing process-wide.
 /// `page` selects a page of multi-page formats (0-based). `shrink` (1, 2, 4, 8) decodes JPEG/WebP at
 /// reduced size (shrink-on-load); it is ignored for other formats. `dpi` > 0 renders PDF pages at that DPI.
 /// `random_access` != 0 opens for random access (needed for crops in any order).
-int kv_open(const char *path, int page, int shrink, double dpi, int random_access, VipsImage **out);
+int kv_open(kv_input input, int page, int shrink, double dpi, int random_access, int strict, VipsImage **out);
+/// Wraps 8-bit pixels in memory (`height` rows of `width` × `bands` bytes, no padding; `bands` 1 grey, 3 RGB,
+/// 4 RGBA) as an image, without copying them: they must stay alive and unchanged as long as the image.
+int kv_open_pixels(const void *data, size_t size, int width, int height, int bands, VipsImage **out);
 
 /// Header facts (no pixel decoding).
 int kv_width(VipsImage *image);
@@ -72,4 +84,7 @@ kv_sha256 *kv_sha256_new(void);
 void kv_sha256_update(kv_sha256 *state, const void *data, size_t size);
 void kv_sha256_finish(kv_sha256 *state, char out[65]);
 void kv_sha256_free(kv_sha256 *state);
+
+// The write stage's calls (page as people see it, encoding, drawing).
+#include "CVipsShimOutput.h"
 #endif

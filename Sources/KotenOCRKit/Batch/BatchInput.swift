@@ -12,11 +12,30 @@ public struct BatchInput: Sendable, Hashable {
     /// directly. Also the input's part of the shard key, so the partition does not depend on where the
     /// corpus is mounted or in which order it is listed.
     public let relativePath: String
+    /// The file as the file system holds it: the bytes that are opened (`path` is their `display`: a name that is
+    /// not UTF-8 shows its other bytes as `\xNN`). Two inputs are the same only if these bytes are.
+    package let file: FileSystemPath
 
     public init(path: String, relativePath: String) {
+        self.init(file: FileSystemPath(path), relativePath: relativePath)
+    }
+
+    /// An input at `file`; `relativePath` as `init(path:relativePath:)` takes it (escaped text for a name that is
+    /// not UTF-8).
+    package init(file: FileSystemPath, relativePath: String) {
+        self.file = file
+        self.path = file.display
         self.url = URL(fileURLWithPath: path)
-        self.path = path
         self.relativePath = relativePath
+    }
+
+    public static func == (a: BatchInput, b: BatchInput) -> Bool {
+        a.file == b.file && Array(a.relativePath.utf8) == Array(b.relativePath.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(Array(relativePath.utf8))
     }
 }
 

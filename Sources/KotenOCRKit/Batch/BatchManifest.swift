@@ -51,19 +51,49 @@ public enum BatchManifest {
         public var outputs: [Output]
     }
 
+    /// A page key (`PageTask.key`) compared by its bytes: the NFC and NFD spellings of one name are two pages
+    /// (a `String` key would make them one).
+    public struct Key: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+        public let text: String
+        private let bytes: [UInt8]
+        public init(_ text: String) {
+            self.text = text
+            bytes = Array(text.utf8)
+        }
+        public init(stringLiteral value: String) { self.init(value) }
+        public static func == (a: Key, b: Key) -> Bool { a.bytes == b.bytes }
+        public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+        public var description: String { text }
+    }
+
     /// The last record of every page in all manifests in `directory` (later lines win; unreadable lines
-    /// are skipped). An absent directory or manifest gives none.
-    public static func load(from directory: URL) -> [String: Record] {
-        var records: [String: Record] = [:]
+    /// are skipped). An absent directory or manifest gives none; a manifest that is a symbolic link is not read.
+    public static func load(from directory: URL) -> [Key: Record] {
+        var records: [Key: Record] = [:]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let decoder = JSONDecoder()
         for name in names.sorted() where name.hasPrefix(filePrefix) && name.hasSuffix(".jsonl") {
-            guard let data = try? Data(contentsOf: directory.appendingPathComponent(name)) else { continue }
-            for line in data.split(separator: 0x0A) {
-                if let record = try? decoder.decode(Record.self, from: Data(line)) { records[record.key] = record }
-            }
+            guard let data = readNoFollow(directory.appendingPathComponent(name)) else { continue }
+            for (key, record) in Self.records(in: data) { records[key] = record }
         }
         return records
+    }
+
+    /// The records of one manifest's bytes, in order (unreadable lines skipped: a line cut off by a kill, or
+    /// anything that is not a record).
+    package static func records(in data: Data) -> [(Key, Record)] {
+        let decoder = JSONDecoder()
+        return data.split(separator: 0x0A).compactMap { line in
+            (try? decoder.decode(Record.self, from: Data(line))).map { (Key($0.key), $0) }
+        }
+    }
+
+    /// The bytes of the regular file at `url`, nil if it is missing, a link or anything else.
+    private static func readNoFollow(_ url: URL) -> Data? {
+        let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        guard case .regular = FileKind.of(descriptor: fd) else { return nil }
+        return try? handle.readToEnd() ?? Data()
     }
 
     /// Appends records to one manifest file, each line followed by fsync.
@@ -76,20 +106,25 @@ public enum BatchManifest {
             return e
         }()
 
-        /// Opens (creates) `url` for appending; a last line cut off by a kill is ended first.
-        /// Throws `CocoaError` naming the path.
+        /// Opens (creates) `url` for appending; a last line cut off by a kill is ended first. A symbolic link
+        /// at `url` is refused, never written through. Throws `CocoaError` naming the path.
         public init(url: URL) throws {
             self.url = url
-            let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw Self.error(url, errno) }
-            descriptor = fd
-            if let handle = try? FileHandle(forReadingFrom: url) {
-                defer { try? handle.close() }
-                if let end = try? handle.seekToEnd(), end > 0 {
-                    try handle.seek(toOffset: end - 1)
-                    if handle.readData(ofLength: 1) != Data([0x0A]) { try write(Data([0x0A])) }
+            let fd = open(url.path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                let code = errno
+                var info = stat()
+                if lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+                    throw Self.error(url, "is a symbolic link; the manifest is never written through one")
                 }
+                throw Self.error(url, code)
             }
+            descriptor = fd
+            guard case .regular(let size) = FileKind.of(descriptor: fd) else {
+                throw Self.error(url, "is not a regular file")
+            }
+            var last: UInt8 = 0x0A
+            if size > 0, pread(fd, &last, 1, off_t(size - 1)) == 1, last != 0x0A { try write(Data([0x0A])) }
         }
 
         deinit { close(descriptor) }
@@ -116,9 +151,10 @@ public enum BatchManifest {
             }
         }
 
-        private static func error(_ url: URL, _ code: Int32) -> CocoaError {
-            CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path,
-                                                     NSLocalizedDescriptionKey: String(cString: strerror(code))])
+        private static func error(_ url: URL, _ code: Int32) -> CocoaError { error(url, FileKind.reason(code)) }
+
+        private static func error(_ url: URL, _ reason: String) -> CocoaError {
+            CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSLocalizedDescriptionKey: reason])
         }
     }
 }

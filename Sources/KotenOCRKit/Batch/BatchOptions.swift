@@ -16,6 +16,9 @@ public struct BatchOptions: Sendable {
     public var resume: Bool
     /// Replace result files that already exist.
     public var overwrite: Bool
+    /// Plan inputs whose decoder reports damaged data (their page counts are read leniently); set it as the
+    /// engine's `OCRConfiguration.acceptDamagedImages`, which reads their pages.
+    public var acceptDamagedImages = false
 
     public init(outputDirectory: URL? = nil, formats: [ResultFormat], recursive: Bool = false, pages: PageSelection? = nil,
                 shard: Shard? = nil, resume: Bool = false, overwrite: Bool = false) {
@@ -30,6 +33,9 @@ public struct BatchOptions: Sendable {
 
     /// The formats with one file per page.
     public var pageFormats: [ResultFormat] { formats.filter(\.isPerPage) }
+
+    /// The format of the run's document (`tei`), if one is asked for: the first per-run format.
+    var runFormat: ResultFormat? { formats.first { !$0.isPerPage } }
 }
 
 /// Why a batch cannot start (nothing has been read or written): a usage problem, exit status 2.
@@ -40,6 +46,8 @@ public enum BatchSetupError: Error, Equatable, CustomStringConvertible {
     case outputExists(path: String, reason: String, hint: String, more: Int)
     /// The output directory cannot be created or used.
     case outputDirectory(path: String, reason: String)
+    /// Another process is writing to the output directory (or to this shard of it): `holders` are its process ids.
+    case outputInUse(path: String, holders: [Int32])
 
     public var description: String {
         switch self {
@@ -49,6 +57,9 @@ public enum BatchSetupError: Error, Equatable, CustomStringConvertible {
             return "\(path): \(reason)" + (more > 0 ? ", and so \(more == 1 ? "does 1 more result file" : "do \(more) more result files")" : "")
                 + " (\(hint))"
         case .outputDirectory(let path, let reason): return "\(path): \(reason)"
+        case .outputInUse(let path, let holders):
+            let who = holders.isEmpty ? "another process" : "another process (pid \(holders.map(String.init).joined(separator: ", ")))"
+            return "\(path): output folder in use: \(who) is writing a batch to it (wait for it to end, or write to another folder)"
         }
     }
 }

@@ -12,28 +12,46 @@ public struct BatchPlan: Sendable {
     public let removedTemporaries: [URL]
     /// The manifest this run appends to (nil without an output directory).
     public let manifest: URL?
-    /// The run's TEI document (`--format tei`), relative to the output directory: `<first-stem>_tei.xml`,
-    /// after the first page this run reads. Not recorded in the manifest.
+    /// The run's document (`--format tei`, the per-run format asked for), relative to the output directory:
+    /// `<first-stem>_tei.xml` (`PageTask.outputFile`), after the first page this run reads. Not recorded in the
+    /// manifest.
     public var runDocument: String? = nil
+    /// The per-input documents (`pdf` of a multi-page input) this run writes once their pages are all done
+    /// (`InputDocument`): those of the inputs with a page in this shard whose document is not written and intact
+    /// yet. None without an output directory (each page's `pdf` is then a PDF of that page).
+    public var documents: [InputDocument] = []
+    /// The output folder's lock (`OutputLock`), held while this plan exists: one writer per output folder (or
+    /// per shard).
+    package var lock: OutputLock? = nil
 
     /// Plans a batch over `paths` (files and directories) and `listed` (the lines of input lists, whose relative
     /// file paths keep their folders, see `InputCollector.collect`): expands directories, reads each
     /// input's page count from its header, applies `--pages`, refuses two inputs writing the same result, keeps
-    /// this shard's pages, creates the output directory, and checks every result file already there against
-    /// the manifest (resuming skips verified pages; a result the batch may not replace is an error). Removes
-    /// this shard's stale temporary files. Throws `BatchSetupError` before anything is written to a result.
+    /// this shard's pages, creates the output directory and locks it (`OutputLock`: a second writer is refused
+    /// at once), refuses symbolic links inside it where results or the manifest would go, and checks every
+    /// result file already there against the manifest (resuming skips verified pages; a result the batch may
+    /// not replace is an error). Removes this shard's stale temporary files. Throws `BatchSetupError` before
+    /// anything is written to a result.
     public static func prepare(_ paths: [String], listed: [String] = [],
                                options: BatchOptions) throws(BatchSetupError) -> BatchPlan {
-        let named = InputCollector.collect(paths, recursive: options.recursive)
-        let fromLists = InputCollector.collect(listed, recursive: options.recursive, keepingFolders: true)
+        try prepare(files: paths.map(FileSystemPath.init), listed: listed.map(FileSystemPath.init), options: options)
+    }
+
+    /// `prepare(_:listed:options:)` over paths as the file system holds them (a name that is not UTF-8 is read).
+    package static func prepare(files paths: [FileSystemPath], listed: [FileSystemPath] = [],
+                                options: BatchOptions) throws(BatchSetupError) -> BatchPlan {
+        let named = InputCollector.collect(files: paths, recursive: options.recursive)
+        let fromLists = InputCollector.collect(files: listed, recursive: options.recursive, keepingFolders: true)
         let collected = (inputs: named.inputs + fromLists.inputs, failures: named.failures + fromLists.failures)
         var failures = collected.failures
         var tasks: [PageTask] = []
-        var seen = Set<String>()
+        var seen = Set<[UInt8]>()
+        var documents: [InputDocument] = []
+        let documentFormat = options.pageFormats.first(where: \.isPerInput)
         for input in collected.inputs {
             let pages: [Int], pageCount: Int
             do {
-                pageCount = try ImageSource.pageCount(of: input.url)
+                pageCount = try ImageSource.pageCount(of: input.file, acceptsDamagedData: options.acceptDamagedImages)
                 if pageCount > 1, let selection = options.pages {
                     pages = try selection.pages(of: pageCount)
                 } else {
@@ -48,34 +66,54 @@ public struct BatchPlan: Sendable {
                 failures.append(BatchFailure(path: input.path, reason: reason(error), shardKey: "\(input.relativePath)#1"))
                 continue
             }
-            // The same file named twice (e.g. also inside a directory given) is read once.
-            guard seen.insert(input.url.standardizedFileURL.path + "\u{0}" + input.relativePath).inserted else { continue }
-            tasks += pages.map { PageTask(input: input, page: $0, pageCount: pageCount) }
+            // The same file named twice (e.g. also inside a directory given) is read once; names are compared
+            // by their bytes, so the NFC and NFD spellings of a name are two files.
+            guard seen.insert(input.file.standardized.bytes + [0] + Array(input.relativePath.utf8)).inserted else { continue }
+            let jpeg = options.formats.contains(.viz) && ImageSource.isJPEG(at: input.file)
+            tasks += pages.map { PageTask(input: input, page: $0, pageCount: pageCount, jpegSource: jpeg) }
+            if let documentFormat, pageCount > 1 {
+                documents.append(InputDocument(input: input, format: documentFormat, pageCount: pageCount, pages: pages))
+            }
         }
-        if options.outputDirectory != nil { try checkDistinctOutputs(tasks) }
+        if options.outputDirectory != nil { try checkDistinctOutputs(tasks, perInput: documentFormat) }
         if let shard = options.shard {
             tasks = tasks.filter { shard.contains($0.key) }
             failures = failures.filter { shard.contains($0.shardKey) }
+            let inputs = Set(tasks.map(\.input))
+            documents = documents.filter { inputs.contains($0.input) }
         }
         guard let outputDirectory = options.outputDirectory else {
             return BatchPlan(tasks: tasks, alreadyDone: 0, failures: failures, removedTemporaries: [], manifest: nil,
                              runDocument: runDocument(tasks, options))
         }
         try createDirectory(outputDirectory)
+        let lock = try OutputLock.acquire(in: outputDirectory, shard: options.shard)
         let manifest = outputDirectory.appendingPathComponent(BatchManifest.fileName(shard: options.shard))
         do {
             _ = try BatchManifest.Writer(url: manifest)
         } catch {
             throw .outputDirectory(path: manifest.path, reason: "cannot write the batch manifest (\(reason(error)))")
         }
+        try checkNoLinks(tasks, options, in: outputDirectory)
         let records = BatchManifest.load(from: outputDirectory)
         var toRead: [PageTask] = []
         var alreadyDone = 0
         var blocked: [(path: String, owned: Bool)] = []
+        // A written document stands for its pages' files, which were removed once it was written.
+        let written = documents.filter { $0.isWritten(records, in: outputDirectory) }
+        let standIns = Set(written.flatMap(\.pageFiles))
+        documents = documents.filter { !written.contains($0) }
+        for document in documents
+        where FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(document.file).path) {
+            let owned = records[BatchManifest.Key(document.key)]?.outputs.contains { $0.file == document.file } ?? false
+            if options.overwrite || (owned && options.resume) { continue }
+            blocked.append((outputDirectory.appendingPathComponent(document.file).path, owned))
+        }
         for task in tasks {
-            let files = options.pageFormats.map { task.outputFile($0) }
-            let record = records[task.key]
-            if options.resume, let record, isIntact(record, files: files, in: outputDirectory) {
+            let files = options.pageFormats.map { task.pageFile($0) }
+            let record = records[BatchManifest.Key(task.key)]
+            if options.resume, let record,
+               isIntact(record, files: files.filter { !standIns.contains($0) }, in: outputDirectory) {
                 alreadyDone += 1
                 continue
             }
@@ -98,15 +136,30 @@ public struct BatchPlan: Sendable {
                                 hint: "use --overwrite to replace it", more: blocked.count - 1)
         }
         let removed = AtomicFile.removeStaleTemporaries(
-            for: tasks.flatMap { task in options.pageFormats.map { outputDirectory.appendingPathComponent(task.outputFile($0)) } })
+            for: tasks.flatMap { task in options.pageFormats.map { outputDirectory.appendingPathComponent(task.pageFile($0)) } }
+                + documents.map { outputDirectory.appendingPathComponent($0.file) })
         return BatchPlan(tasks: toRead, alreadyDone: alreadyDone, failures: failures, removedTemporaries: removed, manifest: manifest,
-                         runDocument: runDocument(toRead, options))
+                         runDocument: runDocument(toRead, options), documents: documents, lock: lock)
     }
 
-    /// `<first-stem>_tei.xml` when `--format tei` is asked for and there is a page to read.
+    /// Throws `.outputDirectory` naming the first symbolic link where a result's folder or file would be (results
+    /// are never written through one; `PageCommit` checks again as it writes).
+    static func checkNoLinks(_ tasks: [PageTask], _ options: BatchOptions, in directory: URL) throws(BatchSetupError) {
+        var names = Set(tasks.flatMap { task in options.pageFormats.map { task.pageFile($0) } })
+        if let document = runDocument(tasks, options) { names.insert(document) }
+        for task in tasks { for format in options.pageFormats where task.waitsForInput(format) { names.insert(task.outputFile(format)) } }
+        do {
+            for name in names.sorted() { try OutputFolder.checkNoLinks(name, in: directory) }
+        } catch {
+            throw .outputDirectory(path: error.path, reason: error.reason)
+        }
+    }
+
+    /// The file of the run's document (`<first-stem>_tei.xml`) when a per-run format (`tei`) is asked for and
+    /// there is a page to read.
     static func runDocument(_ tasks: [PageTask], _ options: BatchOptions) -> String? {
-        guard options.formats.contains(.tei), let first = tasks.first else { return nil }
-        return first.outputStem + "_tei.xml"
+        guard let format = options.runFormat, let first = tasks.first else { return nil }
+        return first.outputFile(format)
     }
 
     /// A `done` record listing every one of `files`, each present with the recorded SHA-256.
@@ -120,14 +173,25 @@ public struct BatchPlan: Sendable {
         return true
     }
 
-    /// Throws `.sameOutput` naming the first two inputs whose pages would write the same result.
-    static func checkDistinctOutputs(_ tasks: [PageTask]) throws(BatchSetupError) {
-        var owners: [String: PageTask] = [:]
+    /// Throws `.sameOutput` naming the first two inputs whose pages would write the same result, or the same
+    /// document of the per-input format `perInput` (`a.tif` and `a.png` both write `a.pdf`).
+    static func checkDistinctOutputs(_ tasks: [PageTask], perInput: ResultFormat? = nil) throws(BatchSetupError) {
+        var owners: [[UInt8]: PageTask] = [:]
         for task in tasks {
-            if let other = owners[task.outputStem], other.input != task.input {
+            let stem = Array(task.outputStem.utf8)
+            if let other = owners[stem], other.input != task.input {
                 throw .sameOutput(first: other.input.path, second: task.input.path, output: task.outputStem + ".*")
             }
-            owners[task.outputStem] = task
+            owners[stem] = task
+        }
+        guard let perInput else { return }
+        var documents: [String: BatchInput] = [:]
+        for task in tasks {
+            let file = task.outputFile(perInput)
+            if let other = documents[file], other != task.input {
+                throw .sameOutput(first: other.path, second: task.input.path, output: file)
+            }
+            documents[file] = task.input
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 
-/// One result of a page in one format.
+/// One result of a page in one format. For `pdf` of a multi-page input written to a folder, the page's part of
+/// the input's PDF (its hidden page file, `PageTask.pageFile`); the PDF itself is announced by `.documentWritten`.
 public struct RenderedResult: Sendable {
     public let format: ResultFormat
     public let data: Data
@@ -14,18 +15,33 @@ public enum BatchEvent: Sendable {
     case failed(BatchFailure, BatchProgress)
     /// A page is about to be read.
     case pageStarted(PageTask, BatchProgress)
+    /// The page being read: how many lines it has, how many are read (once when they are found, then after
+    /// each line).
+    case linesRead(PageTask, LineProgress, BatchProgress)
     /// A page was read (and, with an output directory, its results written and recorded).
     case pageRead(PageTask, [RenderedResult], BatchProgress)
-    /// After the last page: a result of the whole run (the koten TEI of `--format tei`), written when there
-    /// is an output directory.
+    /// After the last page: a result of the whole run (the koten TEI of `--format tei`: `RunDocument`), written
+    /// when there is an output directory.
     case runRead(RenderedResult, BatchProgress)
+    /// The document of a multi-page input (`pdf`: `InputDocument`) was written to this file, its pages all read.
+    case documentWritten(InputDocument, URL, BatchProgress)
+    /// The batch is over: the last event of `BatchRunner.events(_:)` (not sent when it is cancelled).
+    case finished(BatchProgress)
 }
 
 /// Reads a planned batch one page at a time with an engine; a failing page is reported and the batch goes on.
 ///
-/// With an output directory every result is written to a temporary file and renamed (`AtomicFile`), and the
-/// page is recorded in the manifest (`BatchManifest`: `started` before, `done` with SHA-256s after), so a
-/// kill at any instant leaves only complete results and a resumable manifest.
+/// With an output directory a page's results are committed together, all or none (`PageCommit`: temporary
+/// files, then renames, never through a symbolic link), and the page is recorded in the manifest (`BatchManifest`: `started` before, `done` with SHA-256s after), so a
+/// kill at any instant leaves only complete results and a resumable manifest. Cancelling the task stops the
+/// batch between pages, or within a page between model runs: the pages read stay recorded, the page cut
+/// off has a `started` line only and is read again by a `--resume` run.
+///
+/// ```swift
+/// for await event in BatchRunner(engine: ocr, options: options).events(plan) {
+///     if case .linesRead(let task, let lines, _) = event { print(task.displayName, lines.done, "/", lines.total) }
+/// }
+/// ```
 public struct BatchRunner: Sendable {
     public let engine: KotenOCR
     public let options: BatchOptions
@@ -35,10 +51,30 @@ public struct BatchRunner: Sendable {
         self.options = options
     }
 
-    /// Runs `plan`, calling `onEvent` for each failure and page. Returns the final progress
-    /// (`failures > 0` means some input or page failed).
+    /// Runs `plan` in a new task and delivers its events as they happen, ending with `.finished`. Cancelling
+    /// the task that iterates (or dropping the sequence) cancels the batch, as `run` describes. Events are
+    /// buffered until they are read; `.pageRead` carries the page's rendered results.
+    public func events(_ plan: BatchPlan) -> AsyncStream<BatchEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: BatchEvent.self)
+        let runner = self
+        let task = Task {
+            if let progress = try? await runner.run(plan, onEvent: { continuation.yield($0) }) {
+                continuation.yield(.finished(progress))
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { task.cancel() }
+        }
+        return stream
+    }
+
+    /// Runs `plan`, calling `onEvent` for each failure, page and line (line events come from the tasks reading
+    /// the lines, one at a time). Returns the final progress (`failures > 0` means some input or page failed).
+    /// Throws `CancellationError` when the task is cancelled: no page starts after that, and a page being
+    /// read stops within about one model run and is not counted.
     public func run(_ plan: BatchPlan, now: () -> Date = Date.init,
-                    onEvent: (BatchEvent) -> Void) async -> BatchProgress {
+                    onEvent: @escaping @Sendable (BatchEvent) -> Void) async throws -> BatchProgress {
         var progress = BatchProgress(total: plan.tasks.count, alreadyDone: plan.alreadyDone, startedAt: now())
         for failure in plan.failures {
             // Inputs refused while planning: an existing file failed to open (its header was decoded), a
@@ -54,68 +90,98 @@ public struct BatchRunner: Sendable {
         if let url = plan.manifest {
             do { manifest = try BatchManifest.Writer(url: url) } catch { manifestError = "\(url.path): \(BatchPlan.reason(error))" }
         }
-        var folders = Set<String>()
-        var tei = plan.runDocument.map { _ in TEIRun() }
-        for task in plan.tasks {
+        let runFormat = plan.runDocument == nil ? nil : options.runFormat
+        var document: (any RunDocument)?
+        let lastTaskOfDocument = InputDocuments.lastTasks(plan)
+        for (index, task) in plan.tasks.enumerated() {
+            try Task.checkCancellation()
             onEvent(.pageStarted(task, progress))
             do {
                 if let manifestError { throw ManifestUnavailable(description: "cannot write the batch manifest \(manifestError)") }
-                let (page, results) = try await read(task, manifest: manifest, folders: &folders)
-                try tei?.add(page, stem: task.outputStem)
+                let before = progress
+                let (page, results) = try await LineProgress.observing({ onEvent(.linesRead(task, $0, before)) }) {
+                    try await read(task, manifest: manifest)
+                }
+                if let runFormat { try Self.add(page, in: runFormat, to: &document) }
                 progress.read += 1
                 onEvent(.pageRead(task, results, progress))
             } catch {
+                // A cancelled page is neither read nor failed: its manifest line says `started`, so it is redone.
+                if error is CancellationError || Task.isCancelled { throw CancellationError() }
                 progress.failedPages += 1
                 progress.failures += 1
                 onEvent(.failed(BatchFailure(path: task.displayName, reason: BatchPlan.reason(error), shardKey: task.key),
                                 progress))
             }
+            // The input's last page in this run: its document, if every page of it is done (in any run or shard).
+            if let last = lastTaskOfDocument[task.input], last.task == index {
+                InputDocuments.write(plan.documents[last.document], options: options, manifest: manifest,
+                                     progress: &progress, onEvent: onEvent)
+            }
         }
-        if let document = plan.runDocument, let tei, !tei.pages.isEmpty {
+        // Documents none of whose pages this run read (a --resume after a kill between a last page and its document).
+        for (index, document) in plan.documents.enumerated() where !lastTaskOfDocument.values.contains(where: { $0.document == index }) {
+            InputDocuments.write(document, options: options, manifest: manifest, progress: &progress, onEvent: onEvent)
+        }
+        if let name = plan.runDocument, let runFormat, let document, !document.isEmpty {
             do {
-                let data = Data(KotenTEI.document(pages: tei.pages).utf8)
-                let file = options.outputDirectory?.appendingPathComponent(document)
-                if let file { try PipelineStage.write.measure { try AtomicFile.write(data, to: file) } }
-                onEvent(.runRead(RenderedResult(format: .tei, data: data, file: file), progress))
+                let data = document.render()
+                let file = options.outputDirectory?.appendingPathComponent(name)
+                if let directory = options.outputDirectory {
+                    try PipelineStage.write.measure { try PageCommit.commit([.init(name: name, data: data)], in: directory) }
+                }
+                onEvent(.runRead(RenderedResult(format: runFormat, data: data, file: file), progress))
             } catch {
                 progress.failures += 1
-                onEvent(.failed(BatchFailure(path: document, reason: BatchPlan.reason(error), shardKey: document), progress))
+                onEvent(.failed(BatchFailure(path: name, reason: BatchPlan.reason(error), shardKey: name), progress))
             }
         }
         return progress
     }
 
+    /// Adds `page` to the run's document in `format`, made on the first page by the page's mode (the registry's
+    /// descriptor: `ModeDescriptor.runDocument(for:)`). Throws `ResultFormatError.unsupported` when the mode
+    /// writes no such document, or what `RunDocument.add` throws.
+    private static func add(_ page: PageResult, in format: ResultFormat, to document: inout (any RunDocument)?) throws {
+        if document == nil {
+            guard let made = page.mode.descriptor.runDocument(for: format) else {
+                throw ResultFormatError.unsupported(format: format, mode: page.mode)
+            }
+            document = made
+        }
+        try document?.add(page)
+    }
+
     private struct ManifestUnavailable: Error, CustomStringConvertible { let description: String }
 
-    private func read(_ task: PageTask, manifest: BatchManifest.Writer?,
-                      folders: inout Set<String>) async throws -> (PageResult, [RenderedResult]) {
+    private func read(_ task: PageTask, manifest: BatchManifest.Writer?) async throws -> (PageResult, [RenderedResult]) {
         let record = { (state: BatchManifest.Record.State, outputs: [BatchManifest.Record.Output]) in
             BatchManifest.Record(state: state, input: task.input.path, key: task.key, page: task.page + 1, outputs: outputs)
         }
-        try manifest?.append(record(.started, options.pageFormats.map { .init(file: task.outputFile($0), sha256: nil) }))
-        let source = try engine.open(task.input.url, page: task.page)
+        try manifest?.append(record(.started, options.pageFormats.map { .init(file: task.pageFile($0), sha256: nil) }))
+        let source = try engine.open(file: task.input.file, page: task.page)
         let page = try await engine.read(source)
-        return (page, try PipelineStage.write.measure { try write(page, task, manifest: manifest, folders: &folders, record: record) })
+        return (page, try PipelineStage.write.measure { try write(page, source, task, manifest: manifest, record: record) })
     }
 
-    private func write(_ page: PageResult, _ task: PageTask, manifest: BatchManifest.Writer?, folders: inout Set<String>,
+    /// Renders the page in every format and, with an output directory, commits its files together
+    /// (`PageCommit`: all or none), then records them `done`. A multi-page input's `pdf` page goes to its hidden
+    /// page file (`PageTask.pageFile`) until `InputDocuments.write` joins them.
+    private func write(_ page: PageResult, _ source: ImageSource, _ task: PageTask, manifest: BatchManifest.Writer?,
                        record: (BatchManifest.Record.State, [BatchManifest.Record.Output]) -> BatchManifest.Record) throws -> [RenderedResult] {
-        var results: [RenderedResult] = []
-        for format in options.pageFormats {
-            let data = options.outputDirectory == nil ? try format.renderForStream(page) : try format.render(page)
-            var file: URL?
-            if let directory = options.outputDirectory {
-                let target = directory.appendingPathComponent(task.outputFile(format))
-                let folder = target.deletingLastPathComponent()
-                if folders.insert(folder.path).inserted {
-                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                }
-                try AtomicFile.write(data, to: target)
-                file = target
+        let rendered = try options.pageFormats.map { format in
+            if options.outputDirectory != nil && task.waitsForInput(format) {
+                return (format, try SearchablePDF.pageFile(SearchablePDF.page(page, image: source)))
             }
-            results.append(RenderedResult(format: format, data: data, file: file))
+            return (format, options.outputDirectory == nil ? try format.renderForStream(page, image: source)
+                        : try format.render(page, image: source))
         }
-        try manifest?.append(record(.done, results.map { .init(file: task.outputFile($0.format), sha256: SHA256.hex($0.data)) }))
+        guard let directory = options.outputDirectory else {
+            return rendered.map { RenderedResult(format: $0.0, data: $0.1, file: nil) }
+        }
+        try PageCommit.commit(rendered.map { .init(name: task.pageFile($0.0), data: $0.1) }, in: directory)
+        let results = rendered.map { RenderedResult(format: $0.0, data: $0.1, file: directory.appendingPathComponent(task.pageFile($0.0))) }
+        try manifest?.append(record(.done, results.map { .init(file: task.pageFile($0.format), sha256: SHA256.hex($0.data)) }))
         return results
     }
 }

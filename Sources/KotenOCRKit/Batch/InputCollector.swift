@@ -15,33 +15,43 @@ public enum InputCollector {
     /// images are failures (the other paths are still expanded). A file's results are named after its file
     /// name; with `keepingFolders` (the lines of an input list) a relative path without `..` keeps its folders
     /// (`vol1/0001.jpg` → `vol1/0001.txt`), so a list made with `find . -type f` in the corpus mirrors it.
+    /// Nothing is opened: a device, a FIFO, a socket, a symbolic link loop or a dangling link (named, or with an
+    /// image extension in a directory) is a failure naming what it is.
     public static func collect(_ paths: [String], recursive: Bool,
                                keepingFolders: Bool = false) -> (inputs: [BatchInput], failures: [BatchFailure]) {
+        collect(files: paths.map(FileSystemPath.init), recursive: recursive, keepingFolders: keepingFolders)
+    }
+
+    /// `collect(_:recursive:keepingFolders:)` over paths as the file system holds them (names compared by their
+    /// bytes; a name that is not UTF-8 is read, and shown with its other bytes as `\xNN`).
+    package static func collect(files paths: [FileSystemPath], recursive: Bool,
+                                keepingFolders: Bool = false) -> (inputs: [BatchInput], failures: [BatchFailure]) {
         var inputs: [BatchInput] = []
         var failures: [BatchFailure] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                failures.append(BatchFailure(path: path, reason: "no such file or directory", shardKey: "\(path)#1"))
-                continue
+            let name = path.display
+            switch FileKind.of(path) {
+            case .missing:
+                failures.append(BatchFailure(path: name, reason: "no such file or directory", shardKey: "\(name)#1"))
+            case .unusable(let reason):
+                failures.append(BatchFailure(path: name, reason: reason, shardKey: "\(name)#1"))
+            case .regular:
+                inputs.append(BatchInput(file: path, relativePath: keepingFolders ? relativeFolders(name) : path.lastComponent.display))
+            case .directory:
+                var walk = Walk(root: path, recursive: recursive)
+                walk.visit(relative: nil)
+                if let unreadable = walk.unreadable {
+                    failures.append(BatchFailure(path: unreadable.display, reason: "cannot list directory", shardKey: "\(unreadable.display)#1"))
+                }
+                failures += walk.failures
+                if walk.found.isEmpty && walk.failures.isEmpty {
+                    let hint = !recursive && walk.sawSubfolder ? "; use --recursive for its subfolders" : ""
+                    failures.append(BatchFailure(
+                        path: name, reason: "directory contains no image files (\(imageExtensions.sorted().joined(separator: ", "))\(hint))",
+                        shardKey: "\(name)#1"))
+                }
+                inputs += walk.found
             }
-            guard isDirectory.boolValue else {
-                inputs.append(BatchInput(path: path, relativePath: keepingFolders ? relativeFolders(path)
-                                                                                  : URL(fileURLWithPath: path).lastPathComponent))
-                continue
-            }
-            var walk = Walk(root: path, recursive: recursive)
-            walk.visit(relative: "")
-            if let unreadable = walk.unreadable {
-                failures.append(BatchFailure(path: unreadable, reason: "cannot list directory", shardKey: "\(unreadable)#1"))
-            }
-            if walk.found.isEmpty {
-                let hint = !recursive && walk.sawSubfolder ? "; use --recursive for its subfolders" : ""
-                failures.append(BatchFailure(
-                    path: path, reason: "directory contains no image files (\(imageExtensions.sorted().joined(separator: ", "))\(hint))",
-                    shardKey: "\(path)#1"))
-            }
-            inputs += walk.found
         }
         return (inputs, failures)
     }
@@ -55,6 +65,17 @@ public enum InputCollector {
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 
+    /// The paths of an input list as bytes, for a list whose names need not be UTF-8: one per line (LF, CR LF);
+    /// blank lines and lines starting with `#` ignored, spaces and tabs around a path removed.
+    package static func paths(inList data: Data) -> [FileSystemPath] {
+        data.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D })
+            .map { line in line.drop(while: Self.isBlank).reversed().drop(while: Self.isBlank).reversed() }
+            .filter { !$0.isEmpty && $0.first != 0x23 }
+            .map { FileSystemPath(bytes: $0) }
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
     /// `path` without `.` components and empty ones; its file name alone if it is absolute or climbs with `..`.
     static func relativeFolders(_ path: String) -> String {
         let parts = path.split(separator: "/").filter { $0 != "." }
@@ -64,47 +85,71 @@ public enum InputCollector {
         return parts.joined(separator: "/")
     }
 
-    /// Natural order: digit runs compare as numbers, case ignored; ties broken by the exact names.
+    /// Natural order: digit runs compare as numbers, case ignored; ties broken by the exact names' bytes (the
+    /// NFC and NFD spellings of one name are two names, in a fixed order).
     static func naturallyOrdered(_ a: String, _ b: String) -> Bool {
         switch a.compare(b, options: [.numeric, .caseInsensitive]) {
         case .orderedAscending: return true
         case .orderedDescending: return false
-        case .orderedSame: return a < b
+        case .orderedSame: return a.utf8.lexicographicallyPrecedes(b.utf8)
         }
     }
 
+    /// A directory listing: names as bytes (`readdir`), each entry's kind found without opening it, subfolders
+    /// visited once each (by device and inode, so a symbolic link loop is followed once).
     private struct Walk {
-        let root: String
+        let root: FileSystemPath
         let recursive: Bool
         var found: [BatchInput] = []
-        var unreadable: String?
+        var failures: [BatchFailure] = []
+        var unreadable: FileSystemPath?
         var sawSubfolder = false
-        var visited = Set<String>()
+        var visited = Set<[UInt64]>()
 
-        mutating func visit(relative: String) {
-            let folder = relative.isEmpty ? root : join(root, relative)
-            let resolved = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
-            guard visited.insert(resolved).inserted else { return }
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+        /// Visits the folder `relative` below the root (nil: the root).
+        mutating func visit(relative: (path: FileSystemPath, display: String)?) {
+            let folder = relative.map { root.appending($0.path) } ?? root
+            var info = stat()
+            guard folder.withCString({ stat($0, &info) }) == 0,
+                  visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
+            guard let names = Self.list(folder) else {
                 if unreadable == nil { unreadable = folder }
                 return
             }
-            for name in names.sorted(by: InputCollector.naturallyOrdered) where !name.hasPrefix(".") {
-                let childRelative = relative.isEmpty ? name : relative + "/" + name
-                let childPath = join(root, childRelative)
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: childPath, isDirectory: &isDirectory) else { continue }
-                if isDirectory.boolValue {
+            let entries = names.map { (name: $0, display: $0.display) }
+                .sorted { InputCollector.naturallyOrdered($0.display, $1.display) }
+            for entry in entries where entry.name.bytes.first != 0x2E {
+                let child = (path: relative.map { $0.path.appending(entry.name) } ?? entry.name,
+                             display: relative.map { $0.display + "/" + entry.display } ?? entry.display)
+                let childPath = root.appending(child.path)
+                let isImage = InputCollector.imageExtensions.contains((entry.display as NSString).pathExtension.lowercased())
+                switch FileKind.of(childPath) {
+                case .directory:
                     sawSubfolder = true
-                    if recursive { visit(relative: childRelative) }
-                } else if InputCollector.imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                    found.append(BatchInput(path: childPath, relativePath: childRelative))
+                    if recursive { visit(relative: child) }
+                case .regular where isImage:
+                    found.append(BatchInput(file: childPath, relativePath: child.display))
+                case .unusable(let reason) where isImage:
+                    failures.append(BatchFailure(path: childPath.display, reason: reason, shardKey: "\(child.display)#1"))
+                default:
+                    continue
                 }
             }
         }
 
-        private func join(_ base: String, _ relative: String) -> String {
-            base.hasSuffix("/") ? base + relative : base + "/" + relative
+        /// The names in `folder` (without `.` and `..`), nil if it cannot be listed.
+        static func list(_ folder: FileSystemPath) -> [FileSystemPath]? {
+            guard let directory = folder.withCString({ opendir($0) }) else { return nil }
+            defer { closedir(directory) }
+            var names: [FileSystemPath] = []
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                    FileSystemPath(bytes: raw.prefix { $0 != 0 })
+                }
+                if name.bytes == [0x2E] || name.bytes == [0x2E, 0x2E] { continue }
+                names.append(name)
+            }
+            return names
         }
     }
 }

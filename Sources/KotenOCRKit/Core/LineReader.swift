@@ -20,7 +20,8 @@ public protocol LineReader<Reading>: Sendable {
     /// Reads `lines`, one reading per line in their order, at most `limit` model runs in flight. The modes' own
     /// readers run lines of similar input size together in batched runs as large as the store allows
     /// (`ModelStore.batchAllowance`, docs/performance.md "Batched recognition"); the default reads them one by one
-    /// with `read(_:of:store:)`, `limit` at a time. Throws what `read(_:of:store:)` throws.
+    /// with `read(_:of:store:)`, `limit` at a time. Each line read counts for the page's `LineProgress` (a batch's
+    /// lines when its run ends). Throws what `read(_:of:store:)` throws.
     func read(_ lines: [LineRegion], store: ModelStore, limit: Int) async throws -> [Reading]
 }
 
@@ -29,7 +30,11 @@ extension LineReader {
     public func prepare(store: ModelStore) async throws {}
 
     public func read(_ lines: [LineRegion], store: ModelStore, limit: Int) async throws -> [Reading] {
-        try await boundedMap(lines, limit: limit) { line in try await read(line.crop, of: line.page, store: store) }
+        try await boundedMap(lines, limit: limit) { line in
+            let reading = try await read(line.crop, of: line.page, store: store)
+            LineProgress.lineRead()
+            return reading
+        }
     }
 }
 

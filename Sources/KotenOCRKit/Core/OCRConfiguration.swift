@@ -22,10 +22,13 @@ public struct OCRConfiguration: Sendable {
     /// PDF pages are rendered at this resolution.
     public var pdfDPI: Double
     /// Read images whose decoder reports damaged data (default false: such a page fails with
-    /// `ImageError.truncated`/`.corrupt` instead of yielding wrong text). Process-wide.
+    /// `ImageError.truncated`/`.corrupt` instead of yielding wrong text). Applies to the images this engine
+    /// opens (`KotenOCR.open`), not process-wide.
     public var acceptDamagedImages: Bool = false
-    /// Apply `AllocatorPolicy` (glibc: fixed mmap threshold, trimming) when the engine starts. It is
-    /// process-wide; turn it off if the host application manages its allocator itself.
+    /// Apply `AllocatorPolicy` (glibc: a fixed 128 KiB mmap threshold, at most 2 arenas, a 1 MiB trim threshold)
+    /// when the engine starts. Off by default, because it changes the whole process's allocator: a host
+    /// application opts in (`koten-ocr` does; docs/memory-design.md says what it saves). Stage boundaries
+    /// return freed heap pages to the system (`malloc_trim`) either way.
     public var tuneAllocator: Bool
     /// Stages supplied in place of a mode's own, by mode (tests, apps), e.g.
     /// `[.ppocr: StageOverrides(detector: myDetector)]`; a mode without an entry uses its own stages.
@@ -41,7 +44,7 @@ public struct OCRConfiguration: Sendable {
     public init(mode: OCRMode = .ppocr, models: ModelDirectory, memoryBudgetBytes: Int? = nil,
                 maxConcurrentInferences: Int = OCRConfiguration.defaultConcurrentInferences, sessionOptions: SessionOptions = SessionOptions(),
                 maxPixels: Int = ImageSource.defaultMaxPixels, ppocrDetectorMaxSide: Int = 960,
-                ppocrOrientationClassifier: Bool = true, pdfDPI: Double = 300, tuneAllocator: Bool = true,
+                ppocrOrientationClassifier: Bool = true, pdfDPI: Double = 300, tuneAllocator: Bool = false,
                 watchMemoryPressure: Bool = true) {
         self.mode = mode
         self.models = models

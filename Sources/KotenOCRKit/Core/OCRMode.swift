@@ -1,4 +1,4 @@
-/// A model family, each its own pipeline (reference-pipelines.md).
+/// A model family, each its own pipeline (docs/reference-pipelines.md).
 public enum OCRMode: String, Sendable, CaseIterable, Codable, Hashable, CustomStringConvertible {
     /// NDL Koten OCR-Lite: RTMDet line detector + PARSeq 32×384 (classical books, kuzushiji).
     case koten

@@ -16,7 +16,7 @@ public struct DetectedPage<Region: Sendable>: Sendable {
 /// read: `Detection` (ppocr: line quadrilaterals), `NDLDetection` (ndl: layout classes and char-count
 /// classes), `KotenDetection` (koten: line boxes). The modes' own are `DBDetector` and
 /// `PaddedSquareDetector` (DEIM, RTMDet); `OCRConfiguration.stages` supplies another.
-/// Reference: reference-pipelines.md §1.2, §2.1, §4.
+/// Reference: docs/reference-pipelines.md §1.2, §2.1, §4.
 public protocol PageDetector<Region>: Sendable {
     associatedtype Region: Sendable
     /// The models it runs (registered with the store, listed in the page's result); none for a detector

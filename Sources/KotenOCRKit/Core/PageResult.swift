@@ -26,7 +26,7 @@ public struct PageResult: Sendable, Codable, Equatable {
     public var text: String { lines.map(\.text).joined(separator: "\n") }
 
     public struct SourceInfo: Sendable, Codable, Equatable {
-        /// The path as given.
+        /// The input file's absolute path (`ImageSource.url.path`; docs/json-schema.md `source.path`).
         public var path: String
         /// 1-based page within the file.
         public var page: Int
@@ -79,11 +79,18 @@ extension PageResult {
     /// orientation is that of most lines ("none" without lines).
     init(source page: ImageSource, mode: OCRMode, models: [ModelDescriptor], lines: [TextLine]) {
         let vertical = lines.filter { $0.orientation == LineOrientation.vertical.rawValue }.count
-        self.init(source: SourceInfo(path: page.url.path, page: page.page + 1, pageCount: page.pageCount,
+        self.init(source: SourceInfo(path: page.name, page: page.page + 1, pageCount: page.pageCount,
                                      width: page.width, height: page.height, exifOrientation: page.orientation),
                   mode: mode,
                   models: models.map { ModelInfo(role: $0.role, file: $0.url.lastPathComponent, bytes: $0.fileBytes) },
                   orientation: lines.isEmpty ? "none" : (2 * vertical > lines.count ? "vertical" : "horizontal"),
                   lines: lines)
+    }
+}
+
+extension PageResult.ModelInfo {
+    /// `model` listed in a result under `role`.
+    init(model: ModelDescriptor, role: String) {
+        self.init(role: role, file: model.url.lastPathComponent, bytes: model.fileBytes)
     }
 }

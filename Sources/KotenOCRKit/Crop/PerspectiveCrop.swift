@@ -3,7 +3,7 @@
 /// Size: width = the longer of the top and bottom edges, height = the longer of the left and right edges
 /// (truncated to whole pixels, at least 1). Each output pixel centre (u, v) maps through the homography
 /// taking the rectangle's corners to the quad's; it is sampled bilinearly, with coordinates outside the page
-/// clamped to its edge (border replicate). Reference: reference-pipelines.md §4 step 2.
+/// clamped to its edge (border replicate). Reference: docs/reference-pipelines.md §4, "Step 2".
 public func perspectiveCrop(_ page: RGBImage, quad: Quad) -> RGBImage {
     let w = max(1, Int(quad.edgeWidth)), h = max(1, Int(quad.edgeHeight))
     guard page.width > 0, page.height > 0,

@@ -14,11 +14,17 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     case tooLarge(path: String, width: Int, height: Int, limit: Int)
     /// A page index past the end of a multi-page file.
     case noSuchPage(path: String, page: Int, pageCount: Int)
+    /// The path is not a file that can be read: a device, a FIFO, a socket, a symbolic link loop, a dangling link,
+    /// a permission refused (`reason`, one line). Nothing was opened that could block.
+    case unreadable(path: String, reason: String)
+    /// Pixels in memory whose sizes do not fit their buffer (`ImageSource(pixels:width:height:bytesPerRow:format:)`).
+    case invalidPixels(path: String, reason: String)
 
     public var path: String {
         switch self {
         case .notFound(let p), .empty(let p), .unsupportedFormat(let p), .truncated(let p, _), .corrupt(let p, _),
-             .tooLarge(let p, _, _, _), .noSuchPage(let p, _, _):
+             .tooLarge(let p, _, _, _), .noSuchPage(let p, _, _), .invalidPixels(let p, _),
+             .unreadable(let p, _):
             return p
         }
     }
@@ -33,6 +39,7 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
         case .tooLarge(let p, let w, let h, let limit):
             return "\(p): image is \(w)×\(h) = \(w * h) pixels, over the limit of \(limit) (see --max-pixels)"
         case .noSuchPage(let p, let page, let count): return "\(p): no page \(page + 1) (the file has \(count))"
+        case .invalidPixels(let p, let reason), .unreadable(let p, let reason): return "\(p): \(reason)"
         }
     }
 }

@@ -11,7 +11,7 @@ extension ImageSource {
     /// `ImageError` naming the file.
     package func decodeRegions(_ boxes: [PixelBox]) throws -> [RGBImage] {
         let clamped = boxes.map { LineCrop.clamped($0, imageWidth: width, imageHeight: height) }
-        let raw = try Self.openHandle(path: path, page: page, shrink: 1, dpi: pdfDPI)
+        let raw = try origin.open(name: name, page: page, shrink: 1, dpi: pdfDPI, strict: !acceptsDamagedData)
         let stored = try raw.apply(describe) { img, out in kv_to_rgb8(img, 0, out) }
         let map = UprightMap(orientation: orientation, storedWidth: stored.width, storedHeight: stored.height)
         guard map.width == width, map.height == height else {

@@ -1,21 +1,31 @@
 import CVipsShim
 import Foundation
 
-/// A page image on disk, opened through libvips: its header is read, no pixels are decoded.
+/// A page image, opened through libvips: its header is read, no pixels are decoded. From a file
+/// (`init(url:)`), from encoded bytes in memory (`init(data:)`: a JPEG, PNG, ... an app received or read from
+/// standard input) or from pixels in memory (`init(pixels:width:height:bytesPerRow:format:)`: a camera frame).
 ///
 /// Formats: whatever Debian's libvips 8.14 reads — JPEG, PNG (8/16-bit, grey, alpha, palette), TIFF
 /// (multi-page, 1-bit), WebP, GIF, HEIC, JPEG 2000, BMP (via the magick loader), PDF (rendered at `pdfDPI`).
+/// Pages are TIFF pages, PDF pages and HEIF images; an animated GIF or WebP is one page, its first frame (its
+/// frames are moments of one picture, not pages: a 3000-frame GIF is not 3000 pages, issue 17).
 /// The pixel limit is checked on the header before any pixel buffer exists, for every format (BMP's header
 /// is read by `kv_bmp_size`, as ImageMagick would decode the image to learn its size).
 /// Sizes are upright: the EXIF orientation is applied (a deliberate deviation from NDL's reference, which
-/// ignores it; reference-pipelines.md §3.8). Decoding is always top-to-bottom in strips, truncation is an
-/// error (`ImageError.truncated`), and `decode(fitting:)` decodes JPEGs at reduced size (shrink-on-load)
+/// ignores it; docs/reference-pipelines.md §3.8). Decoding is always top-to-bottom in strips, truncation is an
+/// error (`ImageError.truncated`), other damage too unless `acceptsDamagedData` (per image: nothing
+/// process-wide), and `decode(fitting:)` decodes JPEGs at reduced size (shrink-on-load)
 /// so a 12 MP photo never exists at full size when only a detector input is wanted.
 public struct ImageSource: Sendable {
     /// Default pixel limit: larger images are refused before decoding (`ImageError.tooLarge`).
     public static let defaultMaxPixels = 200_000_000
+    /// The name of an image in memory when none is given.
+    public static let memoryName = "image in memory"
 
+    /// The file; for an image in memory, `name` as a file URL (nothing is read from it).
     public let url: URL
+    /// How results and errors name the page: the file's path, or the name given to an image in memory.
+    public let name: String
     /// 0-based page of a multi-page file.
     public let page: Int
     /// Number of pages in the file (1 for single-page formats).
@@ -25,51 +35,139 @@ public struct ImageSource: Sendable {
     public let height: Int
     /// EXIF orientation tag 1–8 of the file (1 when absent).
     public let orientation: Int
-    /// The libvips loader, e.g. "jpegload".
+    /// The libvips loader, e.g. "jpegload" ("pixels" for pixels in memory).
     public let loader: String
     /// Render resolution for PDF pages (dots per inch).
     public let pdfDPI: Double
+    /// Read the image even when its decoder reports damaged data (only truncation fails).
+    public let acceptsDamagedData: Bool
+    let origin: ImageOrigin
 
-    var path: String { url.path }
+    var path: String { name }
 
     /// Opens `url` (header only). Throws `ImageError` naming the file: not found, empty, not an image,
     /// too many pixels, no such page.
-    public init(url: URL, page: Int = 0, pdfDPI: Double = 300, maxPixels: Int = ImageSource.defaultMaxPixels) throws {
+    public init(url: URL, page: Int = 0, pdfDPI: Double = 300, maxPixels: Int = ImageSource.defaultMaxPixels,
+                acceptsDamagedData: Bool = false) throws {
+        try self.init(encoded: .file(FileSystemPath(url.path)), url: url, name: url.path, page: page, pdfDPI: pdfDPI,
+                      maxPixels: maxPixels, acceptsDamagedData: acceptsDamagedData)
+    }
+
+    /// Opens the file at `file`, a path as the file system holds it (a name that is not UTF-8 is opened by its
+    /// bytes), named `file.display` in results and errors. As `init(url:)` otherwise.
+    package init(file: FileSystemPath, page: Int = 0, pdfDPI: Double = 300, maxPixels: Int = ImageSource.defaultMaxPixels,
+                 acceptsDamagedData: Bool = false) throws {
+        try self.init(encoded: .file(file), url: URL(fileURLWithPath: file.display), name: file.display, page: page,
+                      pdfDPI: pdfDPI, maxPixels: maxPixels, acceptsDamagedData: acceptsDamagedData)
+    }
+
+    /// Opens an encoded image held in memory — the bytes of a JPEG, PNG, TIFF, PDF, ... file (header only).
+    /// The bytes are copied once (an encoded page, not its pixels), so `data` may go away. `name` is how results
+    /// and errors name it. Throws `ImageError` naming it: empty, not an image, too many pixels, no such page.
+    public init(data: Data, name: String = ImageSource.memoryName, page: Int = 0, pdfDPI: Double = 300,
+                maxPixels: Int = ImageSource.defaultMaxPixels, acceptsDamagedData: Bool = false) throws {
+        if data.isEmpty { throw ImageError.empty(path: name) }
+        let bytes = data.withUnsafeBytes { PinnedBytes(copying: $0) }
+        try self.init(encoded: .encoded(bytes), url: URL(fileURLWithPath: name), name: name, page: page, pdfDPI: pdfDPI,
+                      maxPixels: maxPixels, acceptsDamagedData: acceptsDamagedData)
+    }
+
+    /// Wraps 8-bit pixels in memory: `height` rows of `width` pixels of `format`, each row starting
+    /// `bytesPerRow` bytes after the one above (≥ width × `format.bytesPerPixel`; padding is skipped). The
+    /// pixels are copied once, packed (width × height × bytes per pixel; BGRA turned into RGBA), so `pixels`
+    /// may go away; grey is replicated and alpha handled as for image files when decoded. No EXIF: the
+    /// pixels are upright. Throws `ImageError.invalidPixels` (sizes that do not fit the buffer),
+    /// `.tooLarge` (over `maxPixels`).
+    public init(pixels: some ContiguousBytes, width: Int, height: Int, bytesPerRow: Int, format: PixelFormat,
+                name: String = ImageSource.memoryName, maxPixels: Int = ImageSource.defaultMaxPixels) throws {
+        guard width > 0, height > 0 else {
+            throw ImageError.invalidPixels(path: name, reason: "\(width)×\(height) pixels: no image")
+        }
+        let rowBytes = width.multipliedReportingOverflow(by: format.bytesPerPixel)
+        guard !rowBytes.overflow, bytesPerRow >= rowBytes.partialValue else {
+            throw ImageError.invalidPixels(path: name, reason: "\(bytesPerRow) bytes per row, fewer than \(width) pixels of "
+                                           + "\(format.bytesPerPixel) bytes")
+        }
+        let area = width.multipliedReportingOverflow(by: height)
+        if area.overflow || area.partialValue > maxPixels {
+            throw ImageError.tooLarge(path: name, width: width, height: height, limit: maxPixels)
+        }
+        let needed = (height - 1) * bytesPerRow + rowBytes.partialValue
+        let packed = try pixels.withUnsafeBytes { buffer throws(ImageError) -> PinnedBytes in
+            guard buffer.count >= needed else {
+                throw ImageError.invalidPixels(path: name, reason: "\(buffer.count) bytes, fewer than \(height) rows of "
+                                               + "\(bytesPerRow) bytes need (\(needed))")
+            }
+            return format.packed(buffer, width: width, height: height, bytesPerRow: bytesPerRow)
+        }
+        Vips.start()
+        url = URL(fileURLWithPath: name)
+        self.name = name
+        page = 0
+        pageCount = 1
+        self.width = width
+        self.height = height
+        orientation = 1
+        loader = "pixels"
+        pdfDPI = 300
+        acceptsDamagedData = false
+        origin = .pixels(packed, width: width, height: height, bands: format == .grey8 ? 1 : format.bytesPerPixel)
+    }
+
+    /// Opens a file or encoded bytes (header only) and checks the page and the pixel limit.
+    private init(encoded origin: ImageOrigin, url: URL, name: String, page: Int, pdfDPI: Double, maxPixels: Int,
+                 acceptsDamagedData: Bool) throws {
         Vips.start()
         self.url = url
+        self.name = name
         self.page = page
         self.pdfDPI = pdfDPI
-        let path = url.path
-        let loaderName = try Self.findLoader(path: path)
+        self.acceptsDamagedData = acceptsDamagedData
+        self.origin = origin
+        let loaderName = try origin.loader(name: name)
         loader = Self.shortLoaderName(loaderName)
         // ImageMagick (libvips' BMP reader) decodes the whole image while reading the header: check the size first.
-        var declaredWidth: Int64 = 0, declaredHeight: Int64 = 0
-        if loader.hasPrefix("magick"), kv_bmp_size(path, &declaredWidth, &declaredHeight) == 0,
-           declaredWidth.multipliedReportingOverflow(by: declaredHeight).partialValue > Int64(maxPixels) {
-            throw ImageError.tooLarge(path: path, width: Int(declaredWidth), height: Int(declaredHeight), limit: maxPixels)
+        if loader.hasPrefix("magick"), let declared = origin.bmpSize(),
+           declared.width.multipliedReportingOverflow(by: declared.height).partialValue > Int64(maxPixels) {
+            throw ImageError.tooLarge(path: name, width: Int(declared.width), height: Int(declared.height), limit: maxPixels)
         }
-        let handle = try Self.openHandle(path: path, page: page, shrink: 1, dpi: pdfDPI)
-        pageCount = kv_loader_is_paged(loaderName) != 0 ? Int(kv_n_pages(handle.pointer)) : 1
-        if page >= pageCount { throw ImageError.noSuchPage(path: path, page: page, pageCount: pageCount) }
+        let paged = kv_loader_is_paged(loaderName) != 0
+        let handle: VipsHandle
+        do {
+            handle = try origin.open(name: name, page: page, shrink: 1, dpi: pdfDPI, strict: !acceptsDamagedData)
+        } catch where paged && page > 0 {
+            // A loader may refuse a page past the end outright: say so when the first page tells the count.
+            let first = try origin.open(name: name, page: 0, shrink: 1, dpi: pdfDPI, strict: !acceptsDamagedData)
+            let count = Int(kv_n_pages(first.pointer))
+            if page >= count { throw ImageError.noSuchPage(path: name, page: page, pageCount: count) }
+            throw error
+        }
+        pageCount = paged ? Int(kv_n_pages(handle.pointer)) : 1
+        if page >= pageCount { throw ImageError.noSuchPage(path: name, page: page, pageCount: pageCount) }
         orientation = Int(kv_orientation(handle.pointer))
         let swap = orientation >= 5
         width = swap ? handle.height : handle.width
         height = swap ? handle.width : handle.height
         if width * height > maxPixels {
-            throw ImageError.tooLarge(path: path, width: width, height: height, limit: maxPixels)
+            throw ImageError.tooLarge(path: name, width: width, height: height, limit: maxPixels)
         }
     }
 
     /// Number of pages of the file at `url`, read from the header of its first page (a single-page format
     /// is not opened at all: only its first bytes are read to recognise it). No pixel is decoded and no
     /// size limit applies here; each page is checked when it is opened. Throws `ImageError` naming the file:
-    /// not found, empty, not an image, corrupt.
-    public static func pageCount(of url: URL) throws -> Int {
+    /// not found, empty, not an image, corrupt (unless `acceptsDamagedData`).
+    public static func pageCount(of url: URL, acceptsDamagedData: Bool = false) throws -> Int {
+        try pageCount(of: FileSystemPath(url.path), acceptsDamagedData: acceptsDamagedData)
+    }
+
+    /// `pageCount(of:acceptsDamagedData:)` of a path as the file system holds it, named `file.display` in errors.
+    package static func pageCount(of file: FileSystemPath, acceptsDamagedData: Bool = false) throws -> Int {
         Vips.start()
-        let path = url.path
-        let loaderName = try findLoader(path: path)
+        let origin = ImageOrigin.file(file)
+        let loaderName = try origin.loader(name: file.display)
         guard kv_loader_is_paged(loaderName) != 0 else { return 1 }
-        let handle = try openHandle(path: path, page: 0, shrink: 1, dpi: 72)
+        let handle = try origin.open(name: file.display, page: 0, shrink: 1, dpi: 72, strict: !acceptsDamagedData)
         return Int(kv_n_pages(handle.pointer))
     }
 
@@ -118,43 +216,23 @@ public struct ImageSource: Sendable {
     }
 
     private func uprightHandle(shrink: Int) throws -> VipsHandle {
-        let raw = try Self.openHandle(path: path, page: page, shrink: shrink, dpi: pdfDPI)
+        let raw = try origin.open(name: name, page: page, shrink: shrink, dpi: pdfDPI, strict: !acceptsDamagedData)
         return try raw.apply(describe) { img, out in kv_to_rgb8(img, 1, out) }
-    }
-
-    /// The libvips loader type name for `path` ("VipsForeignLoadPngFile"), after checking the file exists and is
-    /// not empty. Throws `ImageError.notFound`, `.empty`, `.unsupportedFormat`.
-    private static func findLoader(path: String) throws -> String {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw ImageError.notFound(path: path)
-        }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        if size == 0 { throw ImageError.empty(path: path) }
-        guard let loaderName = kv_loader(path) else {
-            _ = Vips.lastError(fallback: "")
-            throw ImageError.unsupportedFormat(path: path)
-        }
-        return String(cString: loaderName)
-    }
-
-    static func openHandle(path: String, page: Int, shrink: Int, dpi: Double) throws -> VipsHandle {
-        var out: OpaquePointer?
-        guard kv_open(path, Int32(page), Int32(shrink), dpi, 0, &out) == 0, let out else {
-            throw classify(path: path, message: Vips.lastError(fallback: "libvips could not open the file"))
-        }
-        return VipsHandle(out)
     }
 
     func describe(_ message: String) -> Error { Self.classify(path: path, message: message) }
 
     static func classify(path: String, message: String) -> ImageError {
         let lower = message.lowercased()
-        if lower.contains("corrupt") { return .corrupt(path: path, detail: message) }
+        if lower.contains("corrupt") || lower.contains("crc error") || lower.contains("bad crc") || lower.contains("checksum") {
+            return .corrupt(path: path, detail: message)
+        }
         if lower.contains("truncat") || lower.contains("premature end") || lower.contains("unexpected end")
-            || lower.contains("read error") || lower.contains("short read") {
+            || lower.contains("short read") || lower.contains("not enough data") || lower.contains("not enough image data") {
             return .truncated(path: path, detail: message)
         }
+        // "libpng read error" alone says only that libpng stopped; its warning, when there is one, said why.
+        if lower.contains("read error"), !lower.contains(";") { return .truncated(path: path, detail: message) }
         if lower.contains("not a known file format") { return .unsupportedFormat(path: path) }
         return .corrupt(path: path, detail: message)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What one run (or one crash, kill or MetricKit report) tells about the engine's time and memory —
-/// the sight in-app diagnostics gave the iPhone app (memory-design.md), on every platform.
+/// the sight in-app diagnostics gave the iPhone app (docs/memory-design.md, "The app that crashed"), on every platform.
 ///
 /// Written as JSON (`schemaVersion` 1, docs/diagnostics.md) by `RunDiagnostics.finish()` for a run, by
 /// `DiagnosticsStore.collectAbandonedRuns()` for a crash record or a vanished run, and by

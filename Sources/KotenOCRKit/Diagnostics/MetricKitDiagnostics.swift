@@ -3,7 +3,7 @@ import Foundation
 import MetricKit
 
 /// Feeds Apple's MetricKit reports into the same `DiagnosticsPayload` type the engine writes, so an app sees
-/// jetsam kills and crashes that never reach a crash log (memory-design.md) next to its run payloads.
+/// jetsam kills and crashes that never reach a crash log (docs/memory-design.md, "The app that crashed") next to its run payloads.
 ///
 /// ```swift
 /// let metricKit = MetricKitDiagnostics()   // default store: Application Support/koten-ocr/diagnostics
@@ -115,7 +115,7 @@ public final class MetricKitDiagnostics: NSObject, MXMetricManagerSubscriber, @u
     }
 
     private static func engine(_ appVersion: String) -> DiagnosticsPayload.Engine {
-        var e = DiagnosticsPayload.Engine(version: KotenOCR.version)
+        var e = DiagnosticsPayload.Engine(version: EngineVersion.current)
         e.applicationVersion = appVersion
         return e
     }

@@ -24,7 +24,7 @@ public struct PipelineStage: RawRepresentable, Hashable, Sendable, ExpressibleBy
     public static let recognise: PipelineStage = "recognise"
     /// Putting lines into reading order.
     public static let order: PipelineStage = "order"
-    /// Writing the results (done by the caller, e.g. the CLI).
+    /// Writing the results (done by `BatchRunner`: rendering, atomic writes and the manifest record).
     public static let write: PipelineStage = "write"
 
     /// The stages of a page whose end returns freed heap memory to the system (`StageBoundary`): what a stage

@@ -95,7 +95,7 @@ public final class RunDiagnostics: @unchecked Sendable {
         startResident = ResidentReader.bytes()
         lastHighWaterMark = ProcessMemory.highWaterMarkBytes()
         sampledPeak = (startResident, start, nil)
-        engine = DiagnosticsPayload.Engine(version: KotenOCR.version,
+        engine = DiagnosticsPayload.Engine(version: EngineVersion.current,
                                            onnxRuntimeVersion: try? InferenceEnvironment.shared().runtimeVersion)
         if owns { ProcessRunState.stage("start", resident: startResident) }
         startSampling(stopSampling)
@@ -136,6 +136,8 @@ public final class RunDiagnostics: @unchecked Sendable {
             let result = try await Self.$context.withValue(context, operation: body, isolation: isolation)
             lock.withLock { pages.processed += 1 }
             return result
+        } catch is CancellationError {
+            throw CancellationError()  // a cancelled page neither failed nor was processed
         } catch {
             let stage = lock.withLock { outcome.failedStage }
             recordFailure(path: path, page: page, stage: stage, reason: String(describing: error))
@@ -214,7 +216,7 @@ public final class RunDiagnostics: @unchecked Sendable {
         if ownsProcessState { ProcessRunState.end(removeMarker: true) }
         hooks?.atFinish()
         if let saveError {
-            throw DiagnosticsError.saveFailed(path: store?.directory.path ?? "", reason: "\(saveError)", payload: payload)
+            throw DiagnosticsError.saveFailed(path: store?.directory.path ?? "", reason: ErrorText.line(saveError), payload: payload)
         }
         return payload
     }

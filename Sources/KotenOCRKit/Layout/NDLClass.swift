@@ -1,6 +1,6 @@
 /// The 17 NDLOCR-Lite layout classes (`config/ndl.yaml`) with the Japanese TYPE written to XML.
 ///
-/// reference: reference-pipelines.md §1.2 "Classes"; NDL `src/ndl_parser.py` categories.
+/// reference: docs/reference-pipelines.md §1.2 "Classes"; NDL `src/ndl_parser.py` categories.
 public struct NDLClass: Sendable, Hashable {
     /// The English class name (`line_main`, `block_fig`, ...).
     public let name: String

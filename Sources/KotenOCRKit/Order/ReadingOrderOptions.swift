@@ -1,4 +1,4 @@
-/// Mode differences of the reference reading order (reference-pipelines.md §1.4, §2.3).
+/// Mode differences of the reference reading order (docs/reference-pipelines.md §1.4, §2.3).
 public struct ReadingOrderOptions: Sendable, Hashable {
     /// Adjacent LINE/WARICHUBLOCK elements are duplicates when intersection / min(area) > this.
     public var duplicateThreshold: Double
@@ -26,7 +26,7 @@ public struct ReadingOrderOptions: Sendable, Hashable {
 
 /// Reading order of an NDL page tree (`eval_xml` + `sort_lines` of the reference).
 ///
-/// reference: reference-pipelines.md §1.4; parity README R1–R6, `stage_ordered.xml`.
+/// reference: docs/reference-pipelines.md §1.4; parity README R1–R6, `stage_ordered.xml`.
 public enum ReadingOrder {
     /// Sets ORDER on every LINE from the XY-cut ranks, sorts lines inside blocks and blocks on the
     /// page, removes adjacent duplicates, and (NDL) smooths the page order. Elements move with

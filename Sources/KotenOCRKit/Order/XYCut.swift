@@ -1,6 +1,6 @@
 /// XY-cut reading order of the NDL reference pipelines, shared by every mode.
 ///
-/// reference: reference-pipelines.md §1.4 A; parity README R1; NDL `reading_order/xy_cut/block_xy_cut.py`
+/// reference: docs/reference-pipelines.md §1.4 A; parity README R1; NDL `reading_order/xy_cut/block_xy_cut.py`
 /// (`solve`). The boxes are scaled onto a grid of `100·√N` bins on the shorter page side, the
 /// occupancy grid is cut recursively at its longest minimal runs, every box goes to the first leaf
 /// with the highest (non-standard) overlap score, leaves order their boxes by x descending then y,

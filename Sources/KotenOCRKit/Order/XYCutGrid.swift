@@ -1,5 +1,5 @@
 /// The coarse grid the XY-cut works on: boxes scaled so the shorter page side spans `grid`
-/// bins, and the 0/1 occupancy table they cover (reference: reference-pipelines.md §1.4 A).
+/// bins, and the 0/1 occupancy table they cover (reference: docs/reference-pipelines.md §1.4 A).
 struct XYCutGrid {
     /// Boxes in grid coordinates, same order as the input.
     let boxes: [PixelBox]

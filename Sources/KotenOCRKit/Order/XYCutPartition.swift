@@ -1,4 +1,4 @@
-/// The recursive XY-cut partition of an occupancy grid (reference: reference-pipelines.md §1.4 A,
+/// The recursive XY-cut partition of an occupancy grid (reference: docs/reference-pipelines.md §1.4 A,
 /// "Recursive cut"). Nodes are kept in one array; `children` hold indices into it.
 struct XYCutPartition {
     struct Node {

@@ -25,12 +25,12 @@ public struct PixelNormalisation: Sendable {
 
     /// DEIM (NDLOCR-Lite), RGB: (x / 255 − mean) / std in Double with the float32 constants
     /// mean [0.485, 0.456, 0.406], std [0.229, 0.224, 0.225], cast to Float. Bit-exact with the tensor
-    /// of the reference (parity README §3.6, `ndl/preprocess/deim` LUT); reference-pipelines.md §1.2.
+    /// of the reference (parity README §3.6, `ndl/preprocess/deim` LUT); docs/reference-pipelines.md §1.2.
     public static let deim = meanStd(mean: float32([0.485, 0.456, 0.406]), std: float32([0.229, 0.224, 0.225]))
 
     /// RTMDet (NDL Koten OCR-Lite), constants in R, G, B order (the tensor is BGR):
     /// (x − mean) / std in float32, mean [123.675, 116.28, 103.53], std [58.395, 57.12, 57.375].
-    /// Bit-exact with `koten/preprocess/rtmdet` (parity README §3.6); reference-pipelines.md §2.1.
+    /// Bit-exact with `koten/preprocess/rtmdet` (parity README §3.6); docs/reference-pipelines.md §2.1.
     public static let rtmdet = rawMeanStd(mean: [123.675, 116.28, 103.53], std: [58.395, 57.12, 57.375])
 
     /// value = x / 127.5 − 1 in float32 (NDL PARSeq, bit-exact with `ndl/preprocess/parseq`; also used for

@@ -9,10 +9,7 @@ public enum AtomicFile {
         let tmp = dir.appendingPathComponent(temporaryPrefix(for: url.lastPathComponent) + "\(UInt32.random(in: 0...UInt32.max))")
         do {
             try data.write(to: tmp, options: [])
-            if rename(tmp.path, url.path) != 0 {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path,
-                                 NSLocalizedDescriptionKey: String(cString: strerror(errno))])
-            }
+            try moveIntoPlace(tmp, url)
         } catch {
             try? FileManager.default.removeItem(at: tmp)
             throw error

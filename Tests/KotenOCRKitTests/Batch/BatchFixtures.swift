@@ -145,6 +145,12 @@ struct ChildResult {
 /// Runs the CLI with `arguments`, `stdin` fed to it (empty when nil), output collected through files (no
 /// pipe can fill up), under GNU time when it is installed to measure its peak RSS.
 func runCLI(_ arguments: [String], stdin: Data? = nil) throws -> ChildResult {
+    try runCLI(bytes: arguments.map { Array($0.utf8) }, stdin: stdin)
+}
+
+/// `runCLI` with each argument given as the bytes the child receives (a file name that is not UTF-8), the CLI
+/// started through `prefix` (an absolute path and its arguments, e.g. `setpriv` to run as another user) if given.
+func runCLI(bytes arguments: [[UInt8]], stdin: Data? = nil, prefix: [String] = []) throws -> ChildResult {
     let scratch = try TestPaths.temporaryDirectory("cli-io")
     defer { try? FileManager.default.removeItem(at: scratch) }
     let input = scratch.appendingPathComponent("stdin"), output = scratch.appendingPathComponent("stdout"),
@@ -157,9 +163,9 @@ func runCLI(_ arguments: [String], stdin: Data? = nil) throws -> ChildResult {
     posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     let time = "/usr/bin/time"
-    let timed = FileManager.default.isExecutableFile(atPath: time)
-    let command = (timed ? [time, "-f", "%M", "-o", peak.path] : []) + [TestPaths.cli.path] + arguments
-    let argv = command.map { strdup($0) } + [nil]
+    let timed = prefix.isEmpty && FileManager.default.isExecutableFile(atPath: time)
+    let command = prefix + (timed ? [time, "-f", "%M", "-o", peak.path] : []) + [TestPaths.cli.path]
+    let argv = command.map { strdup($0) } + arguments.map { bytes in strdup(bytes.map { CChar(bitPattern: $0) } + [0]) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)

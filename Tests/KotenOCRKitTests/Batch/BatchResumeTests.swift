@@ -48,7 +48,7 @@ struct BatchResumeTests {
         let deadline = Date().addingTimeInterval(120)
         while process.isRunning && Date() < deadline {
             for (name, data) in try BatchFixtures.snapshot(output, hidden: true) {
-                if name == manifest.lastPathComponent { continue }
+                if name == manifest.lastPathComponent || name == OutputLock.fileName { continue }
                 if name.hasPrefix(".") {
                     let target = corpus.reference.keys.first { name.hasPrefix(AtomicFile.temporaryPrefix(for: $0)) }
                     #expect(target != nil, "unexpected hidden file \(name)")
@@ -86,8 +86,8 @@ struct BatchResumeTests {
         let resumed = try runCLI(try BatchFixtures.cliArguments(["--output", output.path, "--resume", corpus.folder.path]))
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(try BatchFixtures.snapshot(output) == corpus.reference)
-        let hidden = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix(".") }
-        #expect(hidden == [manifest.lastPathComponent])
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix(".") }.sorted()
+        #expect(hidden == [manifest.lastPathComponent, OutputLock.fileName])
         // Pages done before the kill were not read again.
         let records = try Self.manifestRecords(output)
         for key in doneBeforeKill { #expect(Self.startedCount(records, key: key) == 1, "\(key) was read again") }

@@ -96,9 +96,9 @@ struct StageOverrideTests {
         let reference = try #require(page.reference)
         #expect(reference.strings == page.lines.map(\.text))
         #expect(reference.xml.contains("X=\"300\" Y=\"40\" WIDTH=\"40\" HEIGHT=\"560\""))
-        var tei = TEIRun()
-        try tei.add(page, stem: "p")
-        #expect(tei.file?.contents.contains("ulx=\"300\"") == true)
+        var tei = try #require(OCRMode.koten.descriptor.runDocument(for: .tei))
+        try tei.add(page)
+        #expect(String(decoding: tei.render(), as: UTF8.self).contains("ulx=\"300\""))
     }
 
     @Test("ndl with a supplied detector and reader: the reader reads for every cascade model")

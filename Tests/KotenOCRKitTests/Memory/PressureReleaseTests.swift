@@ -7,7 +7,8 @@ struct PressureReleaseTests {
     /// Runs `koten-ocr-bench case pressure` (its own process, so the resident figures are its own): ppocr reads
     /// pages while the NDL modes' six stand-in models (≈ 260 MB) sit loaded and inactive; a pressure event after
     /// the first page must return at least 90% of their resident bytes to the system.
-    @Test("a pressure event releases ≥ 90% of the inactive models' resident bytes")
+    @Test("a pressure event releases ≥ 90% of the inactive models' resident bytes",
+          .disabled(if: Sanitizers.active, "a sanitizer's allocator changes the resident bytes measured"))
     func releasesInactiveModels() throws {
         let standins = try StandInFiles.current.get()
         let bench = TestPaths.cli.deletingLastPathComponent().appendingPathComponent("koten-ocr-bench")
@@ -41,9 +42,13 @@ struct PressureReleaseTests {
         let source = ManualPressureSource()
         #expect(monitor.start([source]).isEmpty)
         let release = await monitor.release(for: MemoryPressureEvent(source: "manual", level: .critical))
-        #expect(release.releasedModelBytes > 0)
         #expect(await store.loadedModels().keys.sorted() == ["ppocr/recogniser"])
         let events = await store.eventLog()
-        #expect(events.contains { if case .released(let m, let b, _) = $0 { return m == "ndl/other" && b > 0 }; return false })
+        #expect(events.contains { if case .released(let m, _, _) = $0 { return m == "ndl/other" }; return false })
+        // The bytes are measured from the process's allocator, which a sanitizer replaces.
+        if !Sanitizers.active {
+            #expect(release.releasedModelBytes > 0)
+            #expect(events.contains { if case .released(let m, let b, _) = $0 { return m == "ndl/other" && b > 0 }; return false })
+        }
     }
 }

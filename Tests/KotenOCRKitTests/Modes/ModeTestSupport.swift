@@ -91,10 +91,11 @@ enum ModeFixtures {
         #expect(try outputFiles(run.out) == expected.sorted())
     }
 
-    /// The files in an output folder, sorted, after checking that the only hidden one is the batch manifest.
+    /// The files in an output folder, sorted, after checking that the only hidden ones are the batch manifest and
+    /// the folder's lock file.
     static func outputFiles(_ folder: URL) throws -> [String] {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        #expect(names.filter { $0.hasPrefix(".") } == [BatchManifest.fileName(shard: nil)])
+        #expect(names.filter { $0.hasPrefix(".") }.sorted() == [BatchManifest.fileName(shard: nil), OutputLock.fileName])
         return names.filter { !$0.hasPrefix(".") }.sorted()
     }
 

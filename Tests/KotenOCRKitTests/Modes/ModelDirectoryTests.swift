@@ -59,17 +59,17 @@ struct ModelDirectoryTests {
         }
         let root = try ModeFixtures.modelFolder(src).appendingPathComponent("src")
         let dir = ModelDirectory(root: root)
-        #expect(dir.isInstalled(.ndl) && !dir.isInstalled(.koten))
+        #expect(dir.isInstalled(NDLDescriptor()) && !dir.isInstalled(KotenDescriptor()))
         let files = try NDLModelFiles(models: dir)
         #expect(files.detector.url.path == root.appendingPathComponent("model/deim-s-1024x1024.onnx").path)
         #expect(files.charset.path == root.appendingPathComponent("config/NDLmoji.yaml").path)
 
         let v10 = ModelDirectory(root: try StandInFiles.version10.get())
-        #expect(v10.isInstalled(.ndl))
+        #expect(v10.isInstalled(NDLDescriptor()))
         #expect(try NDLModelFiles(models: v10).recognisers.map(\.url.lastPathComponent) == NDLModelFiles.recogniserFiles.map { $0[1] })
 
         try FileManager.default.removeItem(at: root.appendingPathComponent("model/" + NDLModelFiles.recogniserFiles[1][0]))
-        #expect(dir.missingFiles(for: .ndl) == ["\(NDLModelFiles.recogniserFiles[1][0]) (or \(NDLModelFiles.recogniserFiles[1][1]))"])
+        #expect(dir.missingFiles(for: NDLDescriptor()) == ["\(NDLModelFiles.recogniserFiles[1][0]) (or \(NDLModelFiles.recogniserFiles[1][1]))"])
         #expect(throws: ModelError.self) { try NDLModelFiles(models: dir) }
     }
 
@@ -154,7 +154,7 @@ struct ModelDirectoryTests {
         let root = try TestPaths.temporaryDirectory("ppocr-models")
         let dir = root.appendingPathComponent("ppocr")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        for name in ModelDirectory.requiredFiles(for: .ppocr) {
+        for name in ModelDirectory.requiredFiles(for: PPOCRDescriptor()) {
             let target = dir.appendingPathComponent(name)
             if name == PPOCRModelFiles.keysFile, let keys {
                 try Data(keys.utf8).write(to: target)

@@ -26,7 +26,7 @@ enum KotenParityRunner {
 
     static func outputs(_ run: PageRun) -> (xml: String, txt: String, json: String, tei: String) {
         (PageOutput.xml(page: run.page), PageOutput.text(strings: run.strings),
-         PageOutput.json(page: run.page, image: run.image, mode: .koten),
+         PageOutput.json(page: run.page, image: run.image, style: .koten),
          KotenTEI.document(pages: [TEIPage(page: run.page, image: run.image)]))
     }
 

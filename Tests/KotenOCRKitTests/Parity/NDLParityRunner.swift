@@ -27,7 +27,7 @@ enum NDLParityRunner {
         let image = ImageInfo(width: width, height: height, path: name, name: name)
         try Compare.text(PageOutput.xml(page: page), Compare.golden(c, "\(stem).xml"), "\(stem).xml")
         try Compare.text(PageOutput.text(strings: strings), Compare.golden(c, "\(stem).txt"), "\(stem).txt")
-        try Compare.text(PageOutput.json(page: page, image: image, mode: .ndl), Compare.golden(c, "\(stem).json"), "\(stem).json")
+        try Compare.text(PageOutput.json(page: page, image: image, style: .ndl), Compare.golden(c, "\(stem).json"), "\(stem).json")
         return nil
     }
 

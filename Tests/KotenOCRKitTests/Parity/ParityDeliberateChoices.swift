@@ -56,8 +56,8 @@ extension ParityTests {
     /// Choice: output stems keep the whole name before the last extension (the koten reference
     /// cuts at the first dot).
     @Test func outputStemKeepsEveryDot() {
-        #expect(PageOutput.stem(ofImageName: "vol.2.p003.jpg") == "vol.2.p003")
-        #expect(PageOutput.stem(ofImageName: "scan") == "scan")
-        #expect(PageOutput.stem(ofImageName: ".hidden") == ".hidden")
+        #expect(PageTask.stem(ofImageName: "vol.2.p003.jpg") == "vol.2.p003")
+        #expect(PageTask.stem(ofImageName: "scan") == "scan")
+        #expect(PageTask.stem(ofImageName: ".hidden") == ".hidden")
     }
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import KotenOCRKit
 
 /// The stand-in NDL models (scripts/make-standins.py) load and run in ONNX Runtime through `ModelStore`,
-/// with the real signatures (reference-pipelines.md §1.2, §1.5, §2.1, §2.2; parity README §2), the published
+/// with the real signatures (docs/reference-pipelines.md §1.2, §1.5, §2.1, §2.2; parity README §2), the published
 /// sizes, and outputs the pipeline can use. Each case prints its measured resident bytes and activation peak;
 /// the last one prints the table for all (clean figures need the suite alone: `swift test --filter StandInModels`).
 @Suite(.serialized)
@@ -42,7 +42,7 @@ struct StandInModels {
     static let ndlLine = "parity/ndl/preprocess/parseq/digidepo_2531162_0024_L04_24x"
 
     /// NDLOCR-Lite's three cascade recognisers of one version: width, maximum label length, the result length
-    /// that escalates to the next model (reference-pipelines.md §1.5), published size.
+    /// that escalates to the next model (docs/reference-pipelines.md §1.5), published size.
     static func cascade(_ variant: String, height: Int, files: [String]) -> [Model] {
         zip(files, [(256, 30, 25, 34.2), (384, 50, 45, 35.2), (768, 100, 98, 39.1)]).map { file, c in
             parseq(variant, .ndl, "recogniser\(c.1)", file, height: height, width: c.0, maxLength: c.1, escalatesAt: c.2,
@@ -180,7 +180,7 @@ struct StandInModels {
             let logits = try #require(out[name])
             let values = try #require(logits.floats)
             #expect(logits.shape == [1, maxLength + 1, 7142] && values.allSatisfy(\.isFinite))
-            // Greedy decoding (reference-pipelines §1.5): argmax per step, stop at the first EOS (0).
+            // Greedy decoding (docs/reference-pipelines.md §1.5): argmax per step, stop at the first EOS (0).
             var length = 0
             for step in 0...maxLength {
                 let row = values[(step * 7142)..<((step + 1) * 7142)]

@@ -16,7 +16,7 @@ enum TestPaths {
     /// The PP-OCRv5 model folder; records a failure (with the fix) if setup has not been run.
     static func ppocrModels() throws -> ModelDirectory {
         let dir = ModelDirectory(root: models)
-        try #require(dir.missingFiles(for: .ppocr).isEmpty, "PP-OCRv5 models missing under \(models.path): run scripts/setup.sh")
+        try #require(dir.missingFiles(for: PPOCRDescriptor()).isEmpty, "PP-OCRv5 models missing under \(models.path): run scripts/setup.sh")
         return dir
     }
 
@@ -71,7 +71,7 @@ struct ProcessResult {
 let testStateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("koten-ocr-test-state-\(getpid())")
 
 func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-                directory: URL? = nil) throws -> ProcessResult {
+                directory: URL? = nil, input: URL? = nil) throws -> ProcessResult {
     let p = Process()
     p.executableURL = executable
     p.arguments = arguments
@@ -79,6 +79,7 @@ func runProcess(_ executable: URL, _ arguments: [String], environment: [String: 
     if env["KOTEN_OCR_STATE_DIR"] == nil { env["KOTEN_OCR_STATE_DIR"] = testStateDirectory.path }
     p.environment = env
     if let directory { p.currentDirectoryURL = directory }
+    if let input { p.standardInput = try FileHandle(forReadingFrom: input) }
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err

@@ -1,4 +1,4 @@
-/// The budget arithmetic behind admission (memory-design.md, "What dominates peak memory"): a load or a run is
+/// The budget arithmetic behind admission (docs/memory-design.md, "What dominates peak memory"): a load or a run is
 /// admitted only when the process's resident bytes now, plus the activations reserved by runs in flight, plus
 /// what it needs, plus a headroom for buffers the store does not see, stay within the budget.
 ///

@@ -4,7 +4,7 @@ import Foundation
 /// data, identical to their files. Linux counts them in resident memory (VmRSS, VmHWM, a cgroup's usage) although
 /// the kernel can drop them at any time; Darwin's footprint (what jetsam counts) never does.
 ///
-/// Measured here (`koten-ocr-bench baseline`, docs/performance.md "Runtime baseline"): they are most of the runtime
+/// Measured here (`koten-ocr-bench case baseline`, docs/performance.md "Runtime baseline"): they are most of the runtime
 /// baseline, ONNX Runtime's library alone about 30 MB — its start-up touches its kernel registrations and the page
 /// cache's fault-around maps their neighbours — though a page's runs use a small part of them. `release()` unmaps
 /// them (`madvise(MADV_DONTNEED)`): they stay in the page cache, and what a run needs comes back on its first touch

@@ -8,7 +8,7 @@ import Darwin
 /// Linux: `VmRSS` (resident now) and `VmHWM` (high-water mark) from /proc/self/status; the high-water
 /// mark can be reset by writing "5" to /proc/self/clear_refs. Darwin: `phys_footprint` from
 /// `task_info(TASK_VM_INFO)` (what jetsam counts), with no system high-water mark — the sampled maximum is used.
-/// Reference: memory-design.md, "How to measure".
+/// Reference: docs/memory-design.md, "How to measure".
 public enum ProcessMemory {
     /// Resident bytes now (Linux VmRSS, Darwin phys_footprint); 0 if unavailable.
     public static func residentBytes() -> Int {

@@ -1,5 +1,5 @@
 /// What the model store reads of the process's memory: resident bytes now, and the highest resident bytes
-/// while a run executes (its activation peak, memory-design.md "What dominates peak memory").
+/// while a run executes (its activation peak, docs/memory-design.md "What dominates peak memory").
 ///
 /// `ProcessResidentMeter` reads this process; the store's unit tests give it a meter of a simulated process whose
 /// sessions have set sizes, so the budget rules are checked without ONNX Runtime.

@@ -1,7 +1,7 @@
 /// The memory rule at a page's stage boundaries: when a stage that returns memory ends and no such stage
 /// encloses it, the C allocator's free pages go back to the system (`AllocatorPolicy.trim()`), whether the stage
 /// succeeded or threw — so the next stage, or the next page's detector, starts from what is live
-/// (memory-design.md, "What dominates peak memory": return a stage's activation memory before the next stage
+/// (docs/memory-design.md, "What dominates peak memory": return a stage's activation memory before the next stage
 /// starts). Measured (docs/performance.md, "System time"): a trim costs about a millisecond and returns tens of MB
 /// that glibc keeps otherwise (libvips' freed decode buffers, a session load's scratch), so it stays at every
 /// boundary; what cost system time was the arena shrunk after every run (`MemoryTightness`).

@@ -4,7 +4,7 @@ import Foundation
 /// The process-wide ONNX Runtime environment (`OrtEnv`), created once on first use.
 ///
 /// ORT allows one environment per process; every session is created against it. Its resident cost
-/// (about 17 MiB with ORT 1.32, setup-notes.md) is part of the runtime baseline.
+/// (about 17 MiB with ORT 1.32, docs/native-dependencies.md, "Memory") is part of the runtime baseline.
 public final class InferenceEnvironment: @unchecked Sendable {
     let handle: OpaquePointer
     /// The version of the loaded ONNX Runtime library, e.g. "1.32.0".

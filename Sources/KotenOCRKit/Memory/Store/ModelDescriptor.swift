@@ -13,7 +13,7 @@ public struct ModelDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// Size of the file in bytes.
     public let fileBytes: Int
     /// Estimated activation bytes per input element of one run, used until a run is measured.
-    /// Detectors at page size dominate peak memory (memory-design.md: PP-OCRv5's DB detector ≈ 120 MB
+    /// Detectors at page size dominate peak memory (docs/memory-design.md, "What dominates peak memory": PP-OCRv5's DB detector ≈ 120 MB
     /// for a 3×960×704 input ≈ 60 bytes per element).
     public let activationBytesPerElement: Double
     /// The input element count of a typical run (e.g. 3×960×704 for a detector), for budget planning
@@ -36,6 +36,6 @@ public struct ModelDescriptor: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(id) (\(url.lastPathComponent))" }
 
     /// Resident bytes expected for the loaded session before it is measured: 1.08 × file + 8 MiB
-    /// (ORT 1.32, arena off; setup-notes.md).
+    /// (ORT 1.32, arena off; docs/native-dependencies.md, "Memory").
     public var estimatedResidentBytes: Int { Int(Double(fileBytes) * 1.08) + 8 << 20 }
 }

@@ -16,7 +16,8 @@ public struct ModelHandle: Sendable {
     /// the budget estimates other input sizes from it per input element. `releaseArena`: the last run of a stage
     /// hands ONNX Runtime's CPU arena back to the system after it (runs do so anyway while memory is tight,
     /// `MemoryTightness`). The inputs are passed to ONNX Runtime in place, never copied.
-    /// Throws `InferenceError` with ONNX Runtime's message.
+    /// Throws `InferenceError` with ONNX Runtime's message, `CancellationError` when the task is cancelled before
+    /// the run starts (the limiter checks before and after waiting for a slot).
     public func run(_ inputs: [String: Tensor], outputNames: [String]? = nil,
                     releaseArena: Bool = false) async throws -> [String: Tensor] {
         try await run(inputs, outputNames: outputNames, releaseArena: releaseArena) { views in try views.mapValues { try $0.copy() } }

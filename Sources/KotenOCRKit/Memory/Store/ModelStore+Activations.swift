@@ -1,5 +1,5 @@
 /// Activation accounting: each model's activation peak per input size, measured on its first run and used by
-/// the budget (memory-design.md: "record each model's activation peak per input size at first use").
+/// the budget (docs/memory-design.md: "records each model's activation peak per input size at its first run").
 extension ModelStore {
     func activationEstimate(_ d: ModelDescriptor, inputElements: Int) -> Int {
         if let peaks = activationPeaks[d.id], !peaks.isEmpty {

@@ -8,7 +8,7 @@ import Foundation
 /// `InferenceLimiter` — so the budget and the concurrency bound cannot be gone around. Sessions are created
 /// only by the store's `SessionLoading` (ONNX Runtime's in an engine). Each model's lifecycle
 /// (`ModelState`) is observable beside the event stream.
-/// Reference: memory-design.md ("What the engine must do, by construction").
+/// Reference: docs/memory-design.md ("What the engine must do, by construction").
 public actor ModelStore {
     /// The memory budget in bytes for the whole process (resident memory including runtime, weights and
     /// activations).
@@ -176,12 +176,15 @@ public actor ModelStore {
     // MARK: - Using a model
 
     /// Runs `body` with the model loaded (loading it now if needed, within the budget). The model cannot be
-    /// released while `body` runs. Throws `ModelStoreError`, `InferenceError`, or what `body` throws.
+    /// released while `body` runs. Throws `ModelStoreError`, `InferenceError`, `CancellationError` (the task
+    /// was cancelled before `body` started: a cancelled page loads and runs nothing more), or what `body` throws.
     public nonisolated func withModel<R: Sendable>(_ descriptor: ModelDescriptor,
                                                    _ body: @Sendable (ModelHandle) async throws -> R) async throws -> R {
+        try Task.checkCancellation()
         let session = try await checkout(descriptor)
         let handle = ModelHandle(descriptor: descriptor, session: session, store: self)
         do {
+            try Task.checkCancellation()  // cancelled while the model loaded
             let result = try await body(handle)
             await checkin(descriptor)
             return result

@@ -31,7 +31,7 @@ struct ORTSessionLoader: SessionLoading {
     init() throws { environment = try InferenceEnvironment.shared() }
 
     /// The resident cost is the C allocator's growth during the load (robust to heap reuse), or the resident
-    /// growth where the allocator cannot tell (measured: about 1.08 × the file, setup-notes.md).
+    /// growth where the allocator cannot tell (measured: about 1.08 × the file, docs/native-dependencies.md, "Memory").
     func load(_ model: ModelDescriptor, options: SessionOptions) throws -> (session: any InferenceRunning, residentBytes: Int) {
         let before = AllocatorPolicy.bytesInUse() ?? ResidentReader.bytes()
         let session = try InferenceSession(contentsOf: model.url, options: options, stage: model.stage, environment: environment)

@@ -7,9 +7,11 @@ public struct KotenDescriptor: ModeDescriptor {
     public var mode: OCRMode { .koten }
     public var fileGroups: [[String]] { KotenModelFiles.fileGroups }
     public var searchesSubfolders: Bool { true }
-    public var formats: [ResultFormat] { [.txt, .json, .xml, .ndlJSON, .tei] }
     public var defaultFormats: [ResultFormat] { [.txt, .json, .xml] }
-    public var referenceJSON: ReferenceJSONStyle? { .koten }
+    public var referenceJSON: ReferenceJSONStyle? { KotenPage.jsonStyle }
+
+    /// The run's TEI document (`tei`).
+    public func runDocument(for format: ResultFormat) -> (any RunDocument)? { format == .tei ? TEIRun() : nil }
 
     /// `KotenPipeline` with the configuration's stages (charset read and checked).
     /// Throws `ModelError.invalidFile`, `StageError.mismatch`.

@@ -1,6 +1,6 @@
 /// The NDL Koten OCR-Lite page builder: every detection is a bare LINE 本文 under PAGE.
 ///
-/// reference: reference-pipelines.md §2.3; koten `ndl_parser.py` `convert_to_xml_string3`
+/// reference: docs/reference-pipelines.md §2.3; koten `ndl_parser.py` `convert_to_xml_string3`
 /// (score_thr 0.3, no text blocks, no block_ad).
 public enum KotenLayout {
     /// The layout string the reference builds (byte-identical to koten `stage_layout.xml`).

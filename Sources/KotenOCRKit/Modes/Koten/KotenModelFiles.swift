@@ -15,7 +15,7 @@ public struct KotenModelFiles: Sendable {
 
     /// The files of `models` for the `koten` mode. Throws `ModelError.missingFiles` naming what is missing.
     public init(models: ModelDirectory) throws {
-        self.init(files: try models.files(for: .koten))
+        self.init(files: try models.files(for: KotenDescriptor()))
     }
 
     /// The files of the `koten` mode found by `ModelDirectory.files(for:)`.

@@ -1,10 +1,13 @@
 /// NDL Koten OCR-Lite page logic: layout, reading order and the lines to read.
 ///
 /// A page goes: `RTMDetPostprocess.detections` → `KotenPage.orderedPage` →
-/// `KotenPage.recognitionLines` → `KotenRecognition.read` → `PageNode.setLineStrings` →
-/// `PageOutput.files(stem:page:image:mode: .koten)`; a batch adds
-/// `KotenTEI.file(firstStem:pages:)` over `TEIPage(page:image:)` of every page.
+/// `KotenPage.recognitionLines` → `KotenRecognition.read` → `PageNode.setLineStrings` → `ReferencePage`
+/// (written by `ResultFormat.render`: `PageOutput.xml`, `.text`, `.json` with `jsonStyle`); a batch with
+/// `--format tei` adds every page to a `TEIRun` (`KotenTEI.document` over each page's `TEIPage`).
 public enum KotenPage {
+    /// How NDL Koten OCR-Lite writes its per-page JSON (`ModeDescriptor.referenceJSON`, `ReferencePage.jsonStyle`).
+    static let jsonStyle = ReferenceJSONStyle.koten
+
     /// The ordered page tree (koten `stage_ordered.xml`): every detection a LINE under PAGE,
     /// ORDER by XY-cut, sorted, duplicates (> 0.9) removed; no 割注, no smoothing.
     /// - Throws: only if the layout template cannot be parsed (an internal error).

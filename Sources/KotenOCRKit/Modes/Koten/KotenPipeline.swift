@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `koten` mode: NDL Koten OCR-Lite (reference-pipelines.md §2).
+/// The `koten` mode: NDL Koten OCR-Lite (docs/reference-pipelines.md §2).
 ///
 /// decode → RTMDet line detection → every line under the page, reading order (`KotenPage.orderedPage`) →
 /// one PARSeq 32×384 read per line (`KotenRecognition.read`) → `PageResult` and the ordered tree
@@ -44,6 +44,7 @@ public struct KotenPipeline: ModePipeline {
                                       imageName: image.name)
         }
         let lines = KotenPage.recognitionLines(in: tree)
+        LineProgress.found(lines.count)
         let crops = try ReferencePage.lineImages(source, lines: lines, image: image)
         let reader = self.reader
         let readings = try await PipelineStage.recognise.measure {
@@ -53,7 +54,7 @@ public struct KotenPipeline: ModePipeline {
         }
         tree.setLineStrings(readings.map(\.text))
         let info = models.map { PageResult.ModelInfo(model: $0, role: $0.role) }
-        return PageResult(source: source, models: info, reference: ReferencePage(mode: .koten, page: tree, image: image),
-                          readings: readings)
+        let reference = ReferencePage(mode: .koten, page: tree, image: image, jsonStyle: KotenPage.jsonStyle)
+        return PageResult(source: source, models: info, reference: reference, readings: readings)
     }
 }

@@ -26,6 +26,11 @@ public struct TEIPage: Sendable, Hashable {
     }
 }
 
+extension ReferencePage {
+    /// The page as one `surface` of a koten TEI document.
+    var teiPage: TEIPage { TEIPage(page: page, image: image) }
+}
+
 /// The koten TEI document (`<first-stem>_tei.xml`) for a batch of pages, byte for byte as the
 /// reference's converter writes it (parity README O4; koten `tools/ndlkoten2tei.py`, Apache-2.0,
 /// Kiyonori Nagasaki): ElementTree output with `<?xml version='1.0' encoding='utf-8'?>`, the

@@ -5,7 +5,7 @@
 /// N×N (N read from the session: 1280), BGR, (x − mean)/std on 0–255 values (`PixelNormalisation.rtmdet`).
 /// Outputs `dets` float32 [1,K,5] (x1,y1,x2,y2,score) and `labels` int64 [1,K], into `RTMDetPostprocess`
 /// (score > 0.3 in float32, boxes × S/N, 2 % vertical expansion, negative Y kept).
-/// Reference: reference-pipelines.md §2.1; goldens `koten/preprocess/rtmdet` (tensor SHA-256).
+/// Reference: docs/reference-pipelines.md §2.1; goldens `koten/preprocess/rtmdet` (tensor SHA-256).
 public enum RTMDetDetector {
     static let what = "NDL Koten OCR-Lite's RTMDet detector"
 

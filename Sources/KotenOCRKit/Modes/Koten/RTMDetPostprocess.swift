@@ -1,6 +1,6 @@
 /// RTMDet (NDL Koten OCR-Lite line detector) post-processing, pure arithmetic on `dets`.
 ///
-/// reference: reference-pipelines.md §2.1 "Postprocessing"; parity README K1, K2, K3; koten `src/rtmdet.py`.
+/// reference: docs/reference-pipelines.md §2.1 "Postprocessing"; parity README K1, K2, K3; koten `src/rtmdet.py`.
 public enum RTMDetPostprocess {
     /// The detections the reference keeps, in row order.
     ///

@@ -1,24 +1,23 @@
-/// The koten TEI of a run: pages are added as they are read; the document (`<first-stem>_tei.xml`, named
-/// after the run's first page, one `surface` per page) is rendered at the end. Holds only each page's
-/// line boxes and strings. Reference: parity README O4; `KotenTEI`.
-public struct TEIRun: Sendable {
-    public private(set) var firstStem: String?
-    public private(set) var pages: [TEIPage] = []
+import Foundation
 
-    public init() {}
+/// The koten TEI of a run (`ResultFormat.tei`, the koten descriptor's `runDocument(for:)`): pages are added as
+/// they are read; the document (one `surface` per page, `KotenTEI.document`) is rendered at the end and named
+/// after the run's first page by `ResultFormat.fileName(stem:)`. Holds only each page's line boxes and strings.
+/// Reference: parity README O4.
+struct TEIRun: RunDocument {
+    private(set) var pages: [TEIPage] = []
 
-    /// Adds a page read in the koten mode (a mode whose pages `tei` supports), whose output stem is `stem`.
-    /// Throws `ResultFormatError` for a page of another mode.
-    public mutating func add(_ page: PageResult, stem: String) throws {
-        guard let reference = page.reference, ResultFormat.tei.supports(reference.mode) else {
-            throw ResultFormatError.unsupported(format: .tei, mode: page.mode)
-        }
-        if firstStem == nil { firstStem = stem }
-        pages.append(reference.teiPage)
+    var isEmpty: Bool { pages.isEmpty }
+
+    /// Adds a page that carries its reference tree (`PageResult.reference`). Throws
+    /// `ResultFormatError.unsupported` for a page without one.
+    mutating func add(_ page: PageResult) throws {
+        guard let reference = page.reference else { throw ResultFormatError.unsupported(format: .tei, mode: page.mode) }
+        add(reference)
     }
 
-    /// The TEI file, or nil when no page was added.
-    public var file: OutputFile? {
-        firstStem.map { KotenTEI.file(firstStem: $0, pages: pages) }
-    }
+    /// Adds a page's reference tree.
+    mutating func add(_ reference: ReferencePage) { pages.append(reference.teiPage) }
+
+    func render() -> Data { Data(KotenTEI.document(pages: pages).utf8) }
 }

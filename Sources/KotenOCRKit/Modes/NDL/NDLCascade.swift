@@ -3,7 +3,7 @@ public enum CascadeModel: String, Sendable, Hashable, CaseIterable {
     case rec30, rec50, rec100
 }
 
-/// The NDLOCR-Lite recognition cascade (reference: reference-pipelines.md §1.5 "Cascade";
+/// The NDLOCR-Lite recognition cascade (reference: docs/reference-pipelines.md §1.5 "Cascade";
 /// parity README C1, C2; NDL `ocr.py` `process_cascade`).
 public enum NDLCascade {
     /// Routes by PRED_CHAR_CNT (3 → rec30, 2 → rec50, else rec100), re-reads a rec30 result of

@@ -4,7 +4,7 @@ extension NDLClass {
     /// Checks NDLOCR-Lite's `config/ndl.yaml` (`names: {0: text_block, …, 16: line_title}`) against the
     /// 17 classes the layout logic is written for (`NDLClass.all`, in the same order: DEIM's label − 1
     /// indexes them). Throws `ModelError.invalidFile` naming the file and the first difference.
-    /// Reference: reference-pipelines.md §1.2 "Classes".
+    /// Reference: docs/reference-pipelines.md §1.2 "Classes".
     public static func validateClassesFile(_ url: URL) throws {
         let values = try NDLConfigFile.read(url)
         let names = values.filter { $0.key.hasPrefix("names.") }

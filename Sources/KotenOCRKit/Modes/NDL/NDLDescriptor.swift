@@ -7,9 +7,8 @@ public struct NDLDescriptor: ModeDescriptor {
     public var mode: OCRMode { .ndl }
     public var fileGroups: [[String]] { NDLModelFiles.fileGroups }
     public var searchesSubfolders: Bool { true }
-    public var formats: [ResultFormat] { [.txt, .json, .xml, .ndlJSON] }
     public var defaultFormats: [ResultFormat] { [.txt, .json, .xml] }
-    public var referenceJSON: ReferenceJSONStyle? { .ndl }
+    public var referenceJSON: ReferenceJSONStyle? { NDLPage.jsonStyle }
 
     /// `NDLPipeline` with the configuration's stages (classes and charset read and
     /// checked). Throws `ModelError.invalidFile`, `StageError.mismatch`.

@@ -1,6 +1,6 @@
 /// The NDLOCR-Lite page builder: detections → the reference's XML template → page tree.
 ///
-/// reference: reference-pipelines.md §1.3; parity README N3–N7, `stage_layout.xml`;
+/// reference: docs/reference-pipelines.md §1.3; parity README N3–N7, `stage_layout.xml`;
 /// NDL `ndl_parser.py` `convert_to_xml_string3` (score_thr 0.1, min size 5, block_ad on).
 public enum NDLLayout {
     /// The layout string the reference builds (byte-identical to `stage_layout.xml`), before

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which container every NDL line belongs to, and which text blocks nest in others
-/// (reference: reference-pipelines.md §1.3; parity README N3, N4, N5; NDL `ndl_parser.py`
+/// (reference: docs/reference-pipelines.md §1.3; parity README N3, N4, N5; NDL `ndl_parser.py`
 /// `get_relationship_rect`, `refine_tb_relationship`).
 struct NDLLayoutRelations {
     /// A member of a container: class index and position within that class's detections.

@@ -26,7 +26,7 @@ public struct NDLModelFiles: Sendable {
 
     /// The files of `models` for the `ndl` mode. Throws `ModelError.missingFiles` naming what is missing.
     public init(models: ModelDirectory) throws {
-        self.init(files: try models.files(for: .ndl))
+        self.init(files: try models.files(for: NDLDescriptor()))
     }
 
     /// The files of the `ndl` mode found by `ModelDirectory.files(for:)`.

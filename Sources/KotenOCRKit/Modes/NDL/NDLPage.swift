@@ -1,9 +1,12 @@
 /// NDLOCR-Lite page logic: layout, reading order and the lines to read.
 ///
 /// A page goes: `DEIMPostprocess.detections` → `NDLPage.orderedPage` →
-/// `NDLPage.recognitionLines` → `NDLCascade.read` → `PageNode.setLineStrings` →
-/// `PageOutput.files(stem:page:image:mode: .ndl)`.
+/// `NDLPage.recognitionLines` → `NDLCascade.read` → `PageNode.setLineStrings` → `ReferencePage`
+/// (written by `ResultFormat.render`: `PageOutput.xml`, `.text`, `.json` with `jsonStyle`).
 public enum NDLPage {
+    /// How NDLOCR-Lite writes its per-page JSON (`ModeDescriptor.referenceJSON`, `ReferencePage.jsonStyle`).
+    static let jsonStyle = ReferenceJSONStyle.ndl
+
     /// The ordered page tree (the reference's `stage_ordered.xml`): layout template parsed,
     /// ORDER set by XY-cut, lines sorted, duplicates removed, 割注 grouped, order smoothed.
     /// - Throws: only if the layout template cannot be parsed (an internal error).

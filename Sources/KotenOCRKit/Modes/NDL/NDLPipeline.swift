@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `ndl` mode: NDLOCR-Lite (reference-pipelines.md §1).
+/// The `ndl` mode: NDLOCR-Lite (docs/reference-pipelines.md §1).
 ///
 /// decode (full resolution; reduced for detection only on huge pages) → DEIM layout detection → layout
 /// tree and reading order (`NDLPage.orderedPage`) → the three-recogniser PARSeq cascade
@@ -111,6 +111,7 @@ public struct NDLPipeline: ModePipeline {
                                     imageName: image.name)
         }
         let lines = NDLPage.recognitionLines(in: &tree, detections: detections)
+        LineProgress.found(lines.count)
         let crops = try ReferencePage.lineImages(source, lines: lines, image: image)
         let readers = ready.readers
         let readings = try await PipelineStage.recognise.measure {
@@ -120,7 +121,7 @@ public struct NDLPipeline: ModePipeline {
             }
         }
         tree.setLineStrings(readings.map(\.text))
-        return PageResult(source: source, models: ready.modelInfo, reference: ReferencePage(mode: .ndl, page: tree, image: image),
-                          readings: readings)
+        let reference = ReferencePage(mode: .ndl, page: tree, image: image, jsonStyle: NDLPage.jsonStyle)
+        return PageResult(source: source, models: ready.modelInfo, reference: reference, readings: readings)
     }
 }

@@ -1,4 +1,4 @@
-/// Greedy CTC decoding of PP-OCR's recogniser output (reference-pipelines.md §4 step 4): arg-max at each
+/// Greedy CTC decoding of PP-OCR's recogniser output (docs/reference-pipelines.md §4, "Step 4"): arg-max at each
 /// step, repeats collapsed, blanks (class 0) dropped; each kept character carries its step's probability.
 public struct CTCDecoder: Sendable {
     /// Class k's text (index 0 is the blank, never emitted).

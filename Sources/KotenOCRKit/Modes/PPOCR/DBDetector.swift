@@ -1,6 +1,6 @@
 import Foundation
 
-/// PP-OCRv5 mobile's DB text detector (reference-pipelines.md §4 step 1).
+/// PP-OCRv5 mobile's DB text detector (docs/reference-pipelines.md §4, "Step 1").
 ///
 /// Input `x` float32 [1,3,H,W]: the page fitted so its longer side is at most `maxSide` (sides rounded to
 /// multiples of 32), decoded at reduced size by libvips (no full-resolution or padded buffer), BGR,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns PP-OCR's DB text-probability map into line quadrilaterals (reference-pipelines.md §4 step 1):
+/// Turns PP-OCR's DB text-probability map into line quadrilaterals (docs/reference-pipelines.md §4, "Step 1"):
 /// binarise at `binaryThreshold`; each 8-connected region becomes its minimum-area rectangle; drop it if its
 /// shorter side is under `minSide` or the mean probability inside it is under `boxThreshold`; grow it by the
 /// unclip offset (area × `unclipRatio` / perimeter); drop it if its shorter side is then under `minSide` + 2.

@@ -1,4 +1,4 @@
-/// PP-OCR's line-orientation classifier (reference-pipelines.md §4 step 3): input `x` float32 [N,3,80,160]
+/// PP-OCR's line-orientation classifier (docs/reference-pipelines.md §4, "Step 3"): input `x` float32 [N,3,80,160]
 /// (each line resized to height 80 keeping its aspect ratio, at most 160 wide, right-padded with zeros,
 /// BGR, x/127.5 − 1); output [N,2] probabilities of 0° and 180°. A line is turned when 180° wins with
 /// probability above `threshold` (0.9). Lines are classified in batches as large as the store allows (at most

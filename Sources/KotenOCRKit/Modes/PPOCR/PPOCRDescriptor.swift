@@ -6,7 +6,6 @@ public struct PPOCRDescriptor: ModeDescriptor {
     public var mode: OCRMode { .ppocr }
     public var fileGroups: [[String]] { PPOCRModelFiles.fileGroups }
     public var searchesSubfolders: Bool { false }
-    public var formats: [ResultFormat] { [.txt, .json] }
     public var defaultFormats: [ResultFormat] { [.txt, .json] }
     public var referenceJSON: ReferenceJSONStyle? { nil }
 

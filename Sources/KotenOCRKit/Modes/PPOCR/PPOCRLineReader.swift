@@ -3,7 +3,7 @@ import Foundation
 /// PP-OCRv5's line reading stage: the orientation classifier (optional: a line it finds upside down is
 /// turned 180°), then the CTC recogniser. The `ppocr` pipeline hands it each line already cut from the page
 /// and turned upright, the crop covering the whole line image; another crop is cut from `page` first.
-/// Reference: reference-pipelines.md §4 steps 3–4.
+/// Reference: docs/reference-pipelines.md §4, "Step 3", "Step 4".
 public struct PPOCRLineReader: LineReader {
     public let classifier: OrientationClassifier?
     public let recogniser: PPOCRRecogniser

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `ppocr` mode: PP-OCRv5 mobile (reference-pipelines.md §4).
+/// The `ppocr` mode: PP-OCRv5 mobile (docs/reference-pipelines.md §4).
 ///
 /// decode (reduced, for the detector) → detect (DB) → crop (perspective, at source resolution; vertical
 /// lines turned counter-clockwise) → classify orientation (optional) → recognise (CTC) → reading order
@@ -37,24 +37,30 @@ public struct PPOCRPipeline: ModePipeline {
 
     public func read(_ page: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
         let detector = self.detector
+        // The detect stage's end returns the detector's activations to the system (`StageBoundary`).
         var detected = try await PipelineStage.detect.measure { try await detector.detect(page, store: store) }
         let detections = detected.detections
-        // Crops at source resolution; the full page exists only while they are cut.
+        // Crops at source resolution; the full page exists only while they are cut, so the decode stage's end
+        // returns it to the system before recognition and only the line crops remain.
         let crops: [(crop: RGBImage, orientation: LineOrientation)]
         if detections.isEmpty {
             crops = []
+            detected.page = nil
         } else {
+            try Task.checkCancellation()  // a cancelled page decodes nothing more
             crops = try PipelineStage.decode.measure {
                 let image = try detected.page ?? page.decode()
-                return detections.map { d in
+                detected.page = nil
+                return try detections.map { d in
+                    try Task.checkCancellation()
                     let crop = perspectiveCrop(image, quad: d.quad)
                     let orientation = LineOrientation(width: Double(crop.width), height: Double(crop.height))
                     return (orientation == .vertical ? crop.rotatedCounterClockwise() : crop, orientation)
                 }
             }
         }
-        detected.page = nil
         let reader = self.reader
+        LineProgress.found(crops.count)
         let texts = try await PipelineStage.recognise.measure {
             try await reader.read(crops.map { LineRegion(wholeOf: $0.crop) }, store: store, limit: limit)
         }

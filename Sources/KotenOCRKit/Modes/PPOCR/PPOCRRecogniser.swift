@@ -1,6 +1,6 @@
 import Foundation
 
-/// PP-OCRv5 mobile's CTC line recogniser (reference-pipelines.md §4 step 4).
+/// PP-OCRv5 mobile's CTC line recogniser (docs/reference-pipelines.md §4, "Step 4").
 ///
 /// Input `x` float32 [N,3,48,W]: each line resized to height 48 keeping its aspect ratio (bilinear), BGR,
 /// x/127.5 − 1, padded on the right with zeros to W = the widest line of its batch, at least 320. Output [N,T,18385]
@@ -39,7 +39,8 @@ public struct PPOCRRecogniser: Sendable {
     }
 
     /// Reads `lines` in batched runs, at most `limit` in flight; one reading per line, in order (an empty line
-    /// reads as empty without a run). Throws `InferenceError`, `ModelStoreError`.
+    /// reads as empty without a run); each batch's lines count for the page's `LineProgress` when its run ends.
+    /// Throws `InferenceError`, `ModelStoreError`.
     func recognise(_ lines: [RGBImage], store: ModelStore, limit: Int) async throws -> [RecognisedText] {
         let widths = lines.map { $0.width > 0 && $0.height > 0 ? Self.inputWidth($0) : nil }
         let allowance = await store.batchAllowance(for: model, runs: limit, maximumLines: Self.maxBatchLines)
@@ -50,7 +51,7 @@ public struct PPOCRRecogniser: Sendable {
             let images = group.map { i in bilinearResize(lines[i], width: widths[i] ?? 1, height: Self.height) }
             let tensor = packImageTensor(images, order: .bgr, normalisation: .symmetric,
                                          tensorWidth: max(Self.minWidth, images.map(\.width).max() ?? 0))
-            return try await store.withModel(model) { handle in
+            let readings = try await store.withModel(model) { handle in
                 guard let input = handle.inputs.first?.name, let output = handle.outputs.first?.name else {
                     throw InferenceError.signatureMismatch(model: model.url.lastPathComponent, reason: "no input/output")
                 }
@@ -70,6 +71,8 @@ public struct PPOCRRecogniser: Sendable {
                     }
                 }
             }
+            LineProgress.linesRead(readings.count)
+            return readings
         }
     }
 }

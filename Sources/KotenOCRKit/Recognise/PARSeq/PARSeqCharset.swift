@@ -5,7 +5,7 @@ import Foundation
 /// Read from `model.charset_train` of NDL's `NDLmoji.yaml` (NDLOCR-Lite: 7141 code points; NDL Koten
 /// OCR-Lite: the same with its four astral characters replaced by '〓'), one entry per Unicode scalar —
 /// never per `Character` or UTF-16 unit, which would merge U+FE0E with its neighbour or split astral
-/// characters (reference-pipelines.md §1.5 "Charset", §2.2, §3 pitfalls).
+/// characters (docs/reference-pipelines.md §1.5 "Charset", §2.2, §3).
 public struct PARSeqCharset: Sendable, Equatable {
     public let entries: [Unicode.Scalar]
 

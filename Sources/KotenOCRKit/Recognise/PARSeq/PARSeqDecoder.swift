@@ -4,9 +4,9 @@ import Foundation
 ///
 /// At each step: the arg-max token (the first maximum, as NumPy's `argmax`); stop at the first 0 (end of
 /// sequence); token k is `charset[k − 1]`. No CTC collapsing: PARSeq repeats a character only when the
-/// line does (八八八; field-notes.md). Each character keeps its probability, the softmax of the step at
+/// line does (八八八; docs/field-notes.md, "The models' own limits"). Each character keeps its probability, the softmax of the step at
 /// the arg-max (the reference computes none; its opt-in tate-chū-yoko wrapper uses the same value).
-/// Reference: reference-pipelines.md §1.5 "Token IDs", "Decoding"; §3.5.
+/// Reference: docs/reference-pipelines.md §1.5 "Token IDs", "Decoding", §3.5.
 public enum PARSeqDecoder {
     /// Decodes logits float32 [1, `steps`, `classes`] (row-major). A token past the charset (only
     /// possible for a model that failed its signature check) decodes as U+FFFD.

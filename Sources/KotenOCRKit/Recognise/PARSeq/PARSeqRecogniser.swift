@@ -5,7 +5,7 @@
 /// turned 90° counter-clockwise when taller than wide, resized to W×H without keeping the aspect ratio —
 /// `LineInput.ndl` (cv2 bilinear; BGR, x/127.5 − 1) or `LineInput.koten` (Pillow bicubic; BGR,
 /// (x/255 − 0.5)×2). Output: the session's first output, logits float32 [1,T,charset + 1], decoded by
-/// `PARSeqDecoder`. Reference: reference-pipelines.md §1.5, §2.2; goldens `ndl/preprocess/parseq`,
+/// `PARSeqDecoder`. Reference: docs/reference-pipelines.md §1.5, §2.2; goldens `ndl/preprocess/parseq`,
 /// `koten/preprocess/parseq`. As a `LineReader` it is the `koten` mode's recognition stage and each of the
 /// `ndl` mode's three cascade readers.
 public struct PARSeqRecogniser: LineReader {
@@ -93,7 +93,7 @@ public struct PARSeqRecogniser: LineReader {
     /// Reads `lines` (empty crops read as empty without a run), at most `limit` runs in flight: in batched runs
     /// [N,3,H,W] as large as the store allows (`ModelStore.batchAllowance`, at most `maxBatchLines`) when the model's
     /// batch dimension is dynamic, else one line per run. Each line's input is the same as alone; each batch's
-    /// logits are decoded in ONNX Runtime's buffer. Throws `ModelError.invalidFile`, `InferenceError`,
+    /// logits are decoded in ONNX Runtime's buffer; its lines count for the page's `LineProgress` when its run ends. Throws `ModelError.invalidFile`, `InferenceError`,
     /// `ModelStoreError`.
     public func read(_ lines: [LineRegion], store: ModelStore, limit: Int) async throws -> [RecognisedText] {
         let widths = lines.map { $0.crop.width > 0 && $0.crop.height > 0 ? 1 : nil }
@@ -113,7 +113,7 @@ public struct PARSeqRecogniser: LineReader {
             let tensor = packImageTensor(images, order: .bgr,
                                          normalisation: recogniser.preprocessing == .ndl ? .symmetric : .symmetricKoten)
             let path = recogniser.model.url.path, count = images.count
-            return try await store.withModel(recogniser.model) { handle in
+            let readings = try await store.withModel(recogniser.model) { handle in
                 try await handle.run([s.inputName: tensor], outputNames: [s.outputName], releaseArena: isLast) { views in
                     guard let logits = views[s.outputName], let values = logits.floats, logits.shape.count == 3,
                           logits.shape[0] == count else {
@@ -126,6 +126,8 @@ public struct PARSeqRecogniser: LineReader {
                     }
                 }
             }
+            LineProgress.linesRead(readings.count)
+            return readings
         }
     }
 }

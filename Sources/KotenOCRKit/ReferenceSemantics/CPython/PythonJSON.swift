@@ -1,7 +1,7 @@
 /// `json.dumps(value, ensure_ascii=False, indent=2)` of CPython 3.11, byte for byte: `", "`
 /// → `",\n"` + indentation, `": "` after keys, `[]`/`{}` when empty, floats as `repr`
 /// (NaN/Infinity as Python writes them), strings escaping only `"`, `\` and controls < 0x20.
-public enum PythonJSON {
+package enum PythonJSON {
     public static func dumps(_ value: JSONValue, indent: Int = 2) -> String {
         var out = ""
         write(value, level: 0, indent: String(repeating: " ", count: indent), into: &out)

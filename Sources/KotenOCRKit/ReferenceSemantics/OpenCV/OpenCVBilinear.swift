@@ -1,5 +1,5 @@
 /// OpenCV 4.11's `cv2.resize(src, (width, height), interpolation=INTER_LINEAR)` for 8-bit RGB,
-/// reproduced bit for bit (NDLOCR-Lite's PARSeq line inputs, reference-pipelines.md §1.5; also the
+/// reproduced bit for bit (NDLOCR-Lite's PARSeq line inputs, docs/reference-pipelines.md §1.5; also the
 /// PP-OCR recogniser and classifier). No antialiasing; the aspect ratio is not kept.
 ///
 /// Arithmetic, as OpenCV performs it on x86-64 (SSE2) and ARM (NEON) builds:
@@ -12,19 +12,24 @@
 /// - same size: a copy.
 /// Golden: `ndl/preprocess/parseq` (parity README §3.6); measured difference in docs/preprocessing.md.
 public enum OpenCVBilinear {
-    /// `image` resized to exactly `width`×`height`. An empty source gives a black image.
-    public static func resize(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
+    /// `source`, the pixels of a `sourceWidth`×`sourceHeight` RGB u8 image (rows top to bottom, channels
+    /// interleaved; `source.count == sourceWidth * sourceHeight * 3`), resized to exactly `width`×`height`:
+    /// that image's pixels. An empty source gives black pixels. (`RGBImage` callers use the adapter in
+    /// Resample/OpenCVBilinear+RGBImage.swift.)
+    static func resize(pixels source: [UInt8], sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) -> [UInt8] {
         let w = max(0, width), h = max(0, height)
-        guard image.width > 0, image.height > 0, w > 0, h > 0 else { return RGBImage(width: w, height: h) }
-        if image.width == w && image.height == h { return image }
-        if image.width == 2 * w && image.height == 2 * h { return halve(image) }
-        let xAxis = OpenCVLinearAxis(inputSize: image.width, outputSize: w, clampPositions: true)
-        let yAxis = OpenCVLinearAxis(inputSize: image.height, outputSize: h, clampPositions: false)
-        let rowLength = w * 3, sourceWidth = image.width, lastRow = image.height - 1
+        guard sourceWidth > 0, sourceHeight > 0, w > 0, h > 0, source.count == sourceWidth * sourceHeight * 3 else {
+            return [UInt8](repeating: 0, count: w * h * 3)
+        }
+        if sourceWidth == w && sourceHeight == h { return source }
+        if sourceWidth == 2 * w && sourceHeight == 2 * h { return halve(source, sourceWidth: sourceWidth, sourceHeight: sourceHeight) }
+        let xAxis = OpenCVLinearAxis(inputSize: sourceWidth, outputSize: w, clampPositions: true)
+        let yAxis = OpenCVLinearAxis(inputSize: sourceHeight, outputSize: h, clampPositions: false)
+        let rowLength = w * 3, lastRow = sourceHeight - 1
         var output = [UInt8](repeating: 0, count: rowLength * h)
         var upper = [Int32](repeating: 0, count: rowLength), lower = upper
         var upperRow = -1, lowerRow = -1
-        image.pixels.withUnsafeBufferPointer { source in
+        source.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { out in
                 for y in 0..<h {
                     let r0 = min(max(yAxis.start[y], 0), lastRow), r1 = min(max(yAxis.start[y] + 1, 0), lastRow)
@@ -43,7 +48,7 @@ public enum OpenCVBilinear {
                 }
             }
         }
-        return RGBImage(uncheckedWidth: w, height: h, pixels: output)
+        return output
     }
 
     /// Horizontal pass of one source row into Int32 sums (exact in both OpenCV forms).
@@ -88,10 +93,10 @@ public enum OpenCVBilinear {
     }
 
     /// OpenCV's INTER_AREA fast path for an exact 2× reduction: rounded mean of each 2×2 block.
-    private static func halve(_ image: RGBImage) -> RGBImage {
-        let w = image.width / 2, h = image.height / 2, stride = image.width * 3
+    private static func halve(_ source: [UInt8], sourceWidth: Int, sourceHeight: Int) -> [UInt8] {
+        let w = sourceWidth / 2, h = sourceHeight / 2, stride = sourceWidth * 3
         var output = [UInt8](repeating: 0, count: w * h * 3)
-        image.pixels.withUnsafeBufferPointer { s in
+        source.withUnsafeBufferPointer { s in
             output.withUnsafeMutableBufferPointer { d in
                 for y in 0..<h {
                     let top = 2 * y * stride
@@ -103,7 +108,7 @@ public enum OpenCVBilinear {
                 }
             }
         }
-        return RGBImage(uncheckedWidth: w, height: h, pixels: output)
+        return output
     }
 
     @inline(__always) private static func saturating16(_ v: Int32) -> Int16 { Int16(max(-32768, min(32767, v))) }

@@ -3,10 +3,11 @@
 /// 8 bits, then a vertical pass rounded and clipped to 8 bits (Pillow's order; the other order differs).
 ///
 /// A resampler is built once per (source size, canvas size, output size) and holds both coefficient
-/// tables; `resize` then runs over contiguous memory without per-pixel allocation.
+/// tables; `resize` then runs over contiguous memory without per-pixel allocation. It works on raw pixel
+/// buffers; the `RGBImage` adapters (`resize(_:)`, `resize(_:width:height:)`, `resizePadded`) are in Resample/.
 ///
 /// Virtual canvas: the source sits at the top-left of a `canvasWidth`×`canvasHeight` black canvas
-/// (DEIM and RTMDet pad the page to an S×S square, reference-pipelines.md §1.2, §2.1). The canvas is
+/// (DEIM and RTMDet pad the page to an S×S square, docs/reference-pipelines.md §1.2, §2.1). The canvas is
 /// never allocated: black pixels contribute nothing to the integer sums, so only real pixels are read
 /// while the weights stay those of the whole canvas. Memory: the output, one accumulator row and a
 /// sliding window of horizontally resampled rows (`window` rows of the output width).
@@ -41,46 +42,25 @@ public struct PillowBicubic: Sendable {
         vertical = PillowAxis(inputSize: self.canvasHeight, realSize: self.sourceHeight, outputSize: self.height)
     }
 
-    /// Resizes `image` (which must be `sourceWidth`×`sourceHeight`; another size gets a resampler of its
-    /// own) to `width`×`height`, RGB u8. An empty source or canvas gives a black image, as Pillow does.
-    public func resize(_ image: RGBImage) -> RGBImage {
-        var log = ResampleBufferLog()
-        return resize(image, log: &log)
-    }
-
-    /// `image` resized to `width`×`height` (Pillow `Image.resize((width, height))`, default filter).
-    public static func resize(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
-        PillowBicubic(sourceWidth: image.width, sourceHeight: image.height, width: width, height: height).resize(image)
-    }
-
-    /// What resizing `image`, pasted at the top-left of a black `squareSide`×`squareSide` square, to
-    /// `size`×`size` gives — without the square ever existing. DEIM: `size` 800, RTMDet: 1280, with
-    /// `squareSide` = max(width, height) (reference-pipelines.md §1.2, §2.1).
-    public static func resizePadded(_ image: RGBImage, squareSide: Int, to size: Int) -> RGBImage {
-        PillowBicubic(sourceWidth: image.width, sourceHeight: image.height, canvasWidth: squareSide,
-                      canvasHeight: squareSide, width: size, height: size).resize(image)
-    }
-
-    /// The resize, recording every buffer it allocates in `log` (element counts), so tests can prove
-    /// that no canvas-sized buffer exists.
-    func resize(_ image: RGBImage, log: inout ResampleBufferLog) -> RGBImage {
-        guard image.width == sourceWidth, image.height == sourceHeight else {
-            return PillowBicubic(sourceWidth: image.width, sourceHeight: image.height, canvasWidth: canvasWidth,
-                                 canvasHeight: canvasHeight, width: width, height: height).resize(image, log: &log)
-        }
+    /// Resizes `source`, the pixels of a `sourceWidth`×`sourceHeight` RGB u8 image (rows top to bottom,
+    /// channels interleaved; `source.count == sourceWidth * sourceHeight * 3`), to the `width`×`height` pixels
+    /// of the output, recording every buffer it allocates in `log` (element counts), so tests can prove that
+    /// no canvas-sized buffer exists. An empty source or canvas gives black pixels, as Pillow does.
+    /// (`RGBImage` callers use the adapter in Resample/PillowBicubic+RGBImage.swift.)
+    func resize(pixels source: [UInt8], log: inout ResampleBufferLog) -> [UInt8] {
         let rowLength = width * 3
         var output = [UInt8](repeating: 0, count: rowLength * height)
         log.allocated(output.count)
-        guard rowLength > 0, height > 0, sourceWidth > 0, sourceHeight > 0,
-              canvasWidth > 0, canvasHeight > 0 else {
-            return RGBImage(uncheckedWidth: width, height: height, pixels: output)
+        guard rowLength > 0, height > 0, sourceWidth > 0, sourceHeight > 0, canvasWidth > 0, canvasHeight > 0,
+              source.count == sourceWidth * sourceHeight * 3 else {
+            return output
         }
         let window = max(1, vertical.widestWindow)
         var rows = [UInt8](repeating: 0, count: window * rowLength)   // horizontally resampled rows, ring
         var sums = [Int32](repeating: 0, count: rowLength)
         log.allocated(rows.count)
         log.allocated(sums.count)
-        image.pixels.withUnsafeBufferPointer { source in
+        source.withUnsafeBufferPointer { source in
             rows.withUnsafeMutableBufferPointer { ring in
                 sums.withUnsafeMutableBufferPointer { acc in
                     output.withUnsafeMutableBufferPointer { out in
@@ -99,7 +79,7 @@ public struct PillowBicubic: Sendable {
                 }
             }
         }
-        return RGBImage(uncheckedWidth: width, height: height, pixels: output)
+        return output
     }
 
     /// One source row resampled to `width` pixels, rounded and clipped to u8 (Pillow's first pass).

@@ -13,7 +13,7 @@
 ///
 /// The text is handled as Unicode scalars throughout: a charset string holds combining marks and
 /// variation selectors (U+FE0E) that Swift's `Character` would merge with their neighbours
-/// (reference-pipelines.md §1.5 pitfalls).
+/// (docs/reference-pipelines.md §1.5, "Pitfall").
 enum YAMLSubset {
     struct ParseError: Error, Equatable, CustomStringConvertible {
         let line: Int

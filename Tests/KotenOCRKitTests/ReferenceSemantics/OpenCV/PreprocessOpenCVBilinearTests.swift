@@ -33,10 +33,10 @@ struct PreprocessOpenCVBilinearTests {
 
     @Test("NumPy slice bounds: negative indices count from the end, stops clamp, empty when stop <= start")
     func numpyBounds() {
-        #expect(RGBImage.numpyBounds(start: -6, stop: 652, size: 1000) == (994, 652))   // empty
-        #expect(RGBImage.numpyBounds(start: 1432, stop: 1472, size: 1446) == (1432, 1446))
-        #expect(RGBImage.numpyBounds(start: -6, stop: 652, size: 600) == (594, 600))    // not empty
-        #expect(RGBImage.numpyBounds(start: -2000, stop: 5, size: 600) == (0, 5))
+        #expect(NumPySlice.bounds(start: -6, stop: 652, size: 1000) == (994, 652))   // empty
+        #expect(NumPySlice.bounds(start: 1432, stop: 1472, size: 1446) == (1432, 1446))
+        #expect(NumPySlice.bounds(start: -6, stop: 652, size: 600) == (594, 600))    // not empty
+        #expect(NumPySlice.bounds(start: -2000, stop: 5, size: 600) == (0, 5))
         let page = PreprocessPaddedResizeTests.noise(width: 10, height: 8, seed: 1)
         let empty = page.numpySlice(x: 2, y: -3, width: 4, height: 4)
         #expect(empty.width == 4 && empty.height == 0 && empty.pixels.isEmpty)

@@ -1,7 +1,11 @@
-/// One element of the NDL page tree, with ElementTree's text/tail model: `text` is the character
-/// data before the first child, `tail` the character data after the closing tag. The reference
-/// builds its page as an indented string and parses it, so the indentation survives as text and
-/// tails and travels with the elements when reading order moves them (parity README N8).
+/// One element of an XML tree with ElementTree's text/tail model: `text` is the character data before the
+/// first child, `tail` the character data after the closing tag. Named for its main use, the NDL page tree
+/// (PAGE, TEXTBLOCK, LINE): the reference builds its page as an indented string and parses it, so the
+/// indentation survives as text and tails and travels with the elements when reading order moves them
+/// (parity README N8). The koten TEI document is built from it too. It lives with the ElementTree
+/// emulation (`TemplateParser`, `ElementTreeSerializer`, `ElementTreeIndent`) because its model is
+/// ElementTree's; the NDL accessors are elsewhere: `lines` (Layout/PageNode+Lines.swift) and `lineBox`
+/// (Geometry/PixelBox+PageNode.swift).
 public struct PageNode: Sendable, Hashable {
     /// One attribute; order is kept as written (TYPE X Y WIDTH HEIGHT CONF PRED_CHAR_CNT ORDER STRING).
     public struct Attribute: Sendable, Hashable {
@@ -46,11 +50,6 @@ public struct PageNode: Sendable, Hashable {
 
     /// Float attribute parsed as Python's `float()` does for the values written here.
     func double(_ name: String) -> Double? { self[attribute: name].flatMap { Double($0) } }
-
-    /// The LINE box `X, Y, WIDTH, HEIGHT` as xyxy; missing values count as 0.
-    var lineBox: PixelBox {
-        PixelBox(x: int("X") ?? 0, y: int("Y") ?? 0, width: int("WIDTH") ?? 0, height: int("HEIGHT") ?? 0)
-    }
 }
 
 extension PageNode {
@@ -78,7 +77,4 @@ extension PageNode {
             children[first][path: Array(path.dropFirst())] = newValue
         }
     }
-
-    /// Every LINE in document order (ElementTree `findall(".//LINE")`).
-    public var lines: [PageNode] { paths(of: "LINE").map { self[path: $0] } }
 }

@@ -1,5 +1,5 @@
 /// A JSON value with ordered object members, for output that must match Python's `json.dumps`.
-public indirect enum JSONValue: Sendable, Hashable {
+package indirect enum JSONValue: Sendable, Hashable {
     case object([Member])
     case array([JSONValue])
     case string(String)

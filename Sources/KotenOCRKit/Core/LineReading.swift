@@ -5,7 +5,7 @@ public protocol LineReading: Sendable {
     /// The reading of an empty crop (the reference's "").
     static var empty: Self { get }
     /// Length in Unicode scalars, as Python's `len` counts the decoded string (the cascade's
-    /// escalation thresholds; reference-pipelines.md §1.5).
+    /// escalation thresholds; docs/reference-pipelines.md §1.5).
     var scalarCount: Int { get }
     /// The two halves of a split line, read left then right, as one reading.
     static func + (lhs: Self, rhs: Self) -> Self

@@ -1,0 +1,81 @@
+import CVipsShim
+import Foundation
+
+/// Where an `ImageSource`'s pixels come from, and how libvips opens them: a file, encoded bytes in memory
+/// (copied once, pinned), or 8-bit pixels in memory (packed once, pinned). Every image opened from memory
+/// keeps its bytes alive (`VipsHandle.owner`).
+enum ImageOrigin: Sendable {
+    case file(FileSystemPath)
+    case encoded(PinnedBytes)
+    case pixels(PinnedBytes, width: Int, height: Int, bands: Int)
+
+    /// The libvips loader type name ("VipsForeignLoadPngFile", "VipsForeignLoadJpegBuffer"), after checking that
+    /// a file is a regular file that can be read and is not empty (it is opened without blocking, and only a
+    /// regular file is handed to libvips: never a FIFO or a device). Throws `ImageError.notFound`, `.unreadable`
+    /// (device, FIFO, socket, link loop, dangling link, permission), `.empty`, `.unsupportedFormat` naming `name`.
+    func loader(name: String) throws -> String {
+        if case .file(let path) = self {
+            let opened: (descriptor: Int32, size: Int64)
+            do {
+                opened = try FileKind.openRegular(path)
+            } catch {
+                throw error.missing ? ImageError.notFound(path: name) : ImageError.unreadable(path: name, reason: error.reason)
+            }
+            close(opened.descriptor)
+            if opened.size == 0 { throw ImageError.empty(path: name) }
+        }
+        guard case .pixels = self else {
+            guard let loader = withInput({ kv_loader($0) }) else {
+                _ = Vips.lastError(fallback: "")
+                throw ImageError.unsupportedFormat(path: name)
+            }
+            return String(cString: loader)
+        }
+        return "pixels"
+    }
+
+    /// The width and height a BMP header declares, nil for any other input.
+    func bmpSize() -> (width: Int64, height: Int64)? {
+        var width: Int64 = 0, height: Int64 = 0
+        guard withInput({ kv_bmp_size($0, &width, &height) }) == 0 else { return nil }
+        return (width, height)
+    }
+
+    /// Opens page `page` lazily for top-to-bottom reading (`kv_open`); `strict`: any decoder warning fails.
+    /// Throws `ImageError` naming `name`, classified from libvips' message.
+    func open(name: String, page: Int, shrink: Int, dpi: Double, strict: Bool) throws -> VipsHandle {
+        var out: OpaquePointer?
+        let status: Int32
+        Vips.forgetWarning()
+        switch self {
+        case .pixels(let bytes, let width, let height, let bands):
+            status = kv_open_pixels(bytes.base, bytes.count, Int32(width), Int32(height), Int32(bands), &out)
+        case .file, .encoded:
+            status = withInput { kv_open($0, Int32(page), Int32(shrink), dpi, 0, strict ? 1 : 0, &out) }
+        }
+        guard status == 0, let out else {
+            throw ImageSource.classify(path: name, message: Vips.lastError(fallback: "libvips could not open the image"))
+        }
+        return VipsHandle(out, owner: owner)
+    }
+
+    /// The memory an image opened from this origin reads from, if any.
+    private var owner: PinnedBytes? {
+        switch self {
+        case .file: return nil
+        case .encoded(let bytes), .pixels(let bytes, _, _, _): return bytes
+        }
+    }
+
+    /// `body` with this file or these encoded bytes as libvips' `kv_input` (pixels: no input).
+    private func withInput<R>(_ body: (kv_input) -> R) -> R {
+        switch self {
+        case .file(let path):
+            return path.withCString { body(kv_input(path: $0, data: nil, size: 0)) }
+        case .encoded(let bytes):
+            return body(kv_input(path: nil, data: bytes.base, size: bytes.count))
+        case .pixels:
+            return body(kv_input(path: nil, data: nil, size: 0))
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// `html` (`<stem>.html`): one self-contained page — the page image embedded as a data URI (a JPEG, PNG, WebP or
+/// GIF file as it is when it needs no EXIF turn, otherwise the upright page as JPEG), each line's text laid over
+/// its box (transparent, selectable, found by the browser's search; vertical lines in `writing-mode:
+/// vertical-rl`, fitted to the box by a few lines of script), and beside it the lines in reading
+/// order with characters below `lowConfidence` marked. Ruby lines are outlined but carry no text. Written as
+/// text: HTML is not XML, so Foundation's XML tree does not serialise it. docs/formats.md, "html".
+enum PageHTML {
+    /// Characters whose probability is below this are marked (`<mark class="low">`).
+    static let lowConfidence: Float = 0.5
+
+    static func document(_ page: PageResult, image: ImageSource) throws -> Data {
+        let (width, height) = (page.source.width, page.source.height)
+        let name = (page.source.path as NSString).lastPathComponent
+        let lines = page.formatLines
+        var overlay = "", list = ""
+        for line in lines {
+            let b = line.box
+            func percent(_ value: Int, of total: Int) -> String { FormatNumber.decimal(100 * Double(value) / Double(max(1, total))) }
+            let size = percent(line.isVertical ? b.width : b.height, of: width)
+            let classes = "line " + (line.isVertical ? "v" : "h") + (line.line.kind == "ruby" ? " ruby" : "")
+            let text = line.line.kind == "ruby" ? "" : marked(line)
+            overlay += "<div class=\"\(classes)\" id=\"\(line.id)\" data-box=\"\(b.x) \(b.y) \(b.width) \(b.height)\" "
+                + "style=\"left:\(percent(b.x, of: width))%;top:\(percent(b.y, of: height))%;"
+                + "width:\(percent(b.width, of: width))%;height:\(percent(b.height, of: height))%;--size:\(size)\">"
+                + "<span class=\"text\">\(text)</span></div>\n"
+            let confidence = line.line.confidence.map { " <small>\(Int((Double($0) * 100).rounded()))%</small>" } ?? ""
+            list += "<li value=\"\(line.number)\" class=\"\(line.isVertical ? "v" : "h")\"><a href=\"#\(line.id)\">"
+                + marked(line) + "</a>\(confidence)</li>\n"
+        }
+        let html = """
+        <!DOCTYPE html>
+        <html lang="ja">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="generator" content="KotenOCR \(EngineVersion.current)">
+        <title>\(escape(name)) — KotenOCR</title>
+        <style>
+        \(style)
+        #page{width:min(100%,\(width)px);aspect-ratio:\(width)/\(height)}
+        </style>
+        </head>
+        <body>
+        <main>
+        <figure id="page" data-width="\(width)" data-height="\(height)">
+        <img src="\(try imageURI(image))" alt="\(escape(name))" width="\(width)" height="\(height)">
+        \(overlay)</figure>
+        <aside>
+        <h1>\(escape(name))</h1>
+        <p>\(escape(page.mode.rawValue)) · page \(page.source.page) of \(page.source.pageCount) · \(lines.count) lines · \
+        <mark class="low">marked</mark>: probability below \(FormatNumber.decimal(Double(lowConfidence)))</p>
+        <ol id="lines">
+        \(list)</ol>
+        </aside>
+        </main>
+        <script>
+        \(script)
+        </script>
+        </body>
+        </html>
+
+        """
+        return Data(html.utf8)
+    }
+
+    /// The line's text, HTML-escaped, with each character below `lowConfidence` in `<mark class="low">`.
+    private static func marked(_ line: FormatLine) -> String {
+        guard let characters = line.characters else { return escape(line.line.text) }
+        return characters.map { c in
+            c.confidence < lowConfidence ? "<mark class=\"low\" title=\"\(Int((Double(c.confidence) * 100).rounded()))%\">"
+                + escape(c.text) + "</mark>" : escape(c.text)
+        }.joined()
+    }
+
+    /// The page image as a data URI.
+    private static func imageURI(_ image: ImageSource) throws -> String {
+        let types = ["jpegload": "image/jpeg", "pngload": "image/png", "webpload": "image/webp", "gifload": "image/gif"]
+        if image.orientation == 1, let type = types[image.loader], let bytes = try image.sourceBytes() {
+            return "data:\(type);base64," + bytes.base64EncodedString()
+        }
+        return "data:image/jpeg;base64," + (try image.encodedDisplay(.jpeg(quality: 90))).base64EncodedString()
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    private static let style = """
+    body{margin:0;font-family:"Noto Sans CJK JP","Hiragino Sans",sans-serif;background:#eee;color:#222}
+    main{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start;padding:1rem}
+    #page{position:relative;margin:0;flex:0 1 auto;container-type:inline-size;background:#fff;box-shadow:0 0 4px #888}
+    #page img{display:block;width:100%;height:100%}
+    .line{position:absolute;margin:0;white-space:nowrap;line-height:normal;color:transparent;font-size:calc(var(--size)*1cqw)}
+    .line.v{writing-mode:vertical-rl}
+    .line .text{position:absolute;left:0;top:0;transform-origin:0 0}
+    .line ::selection{background:rgba(0,114,178,.35);color:transparent}
+    #page:hover .line{outline:1px solid rgba(0,114,178,.45)}
+    #page:hover .line.v{outline-color:rgba(213,94,0,.45)}
+    .line:target{outline:2px solid #d55e00}
+    .line mark.low{background:none;color:transparent;text-decoration:underline wavy rgba(213,94,0,.8) .06em}
+    aside{flex:1 1 20rem;min-width:16rem;max-height:calc(100vh - 2rem);overflow:auto;background:#fff;padding:0 1rem}
+    aside h1{font-size:1.1rem;word-break:break-all}
+    aside a{color:inherit;text-decoration:none}
+    aside li.v::marker{color:#d55e00}
+    aside li.h::marker{color:#0072b2}
+    mark.low{background:#ffd54f;color:inherit}
+    small{color:#777}
+    """
+
+    /// Scales each line's text to fill its box (the scale does not change when the page is resized: every size
+    /// is relative to the page's width).
+    private static let script = """
+    for (const line of document.querySelectorAll("#page .line")) {
+      const text = line.firstElementChild;
+      if (text.offsetWidth > 0 && text.offsetHeight > 0) {
+        text.style.transform = "scale(" + line.clientWidth / text.offsetWidth + "," + line.clientHeight / text.offsetHeight + ")";
+      }
+    }
+    """
+}

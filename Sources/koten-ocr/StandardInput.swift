@@ -1,0 +1,58 @@
+import Foundation
+import KotenOCRKit
+
+/// `koten-ocr -`: one image read from standard input — the bytes of any file the tool reads, every page of a
+/// multi-page one (or `--pages`) — decoded in memory (`KotenOCR.open(_:name:page:)`, no file is written), its
+/// results on standard output exactly as for a file. Results and errors name it `stdin`.
+enum StandardInput {
+    static let name = "stdin"
+
+    /// Why `-` cannot be read with these arguments (a usage error), if it is an input.
+    static func problem(_ arguments: Arguments, formats: [ResultFormat]) -> String? {
+        guard arguments.inputs.contains("-") else { return nil }
+        if arguments.inputs.count > 1 { return "standard input ('-') is read alone, without other inputs" }
+        if arguments.inputList != nil { return "standard input ('-') cannot be combined with --input-list" }
+        if arguments.output != nil { return "the results of standard input ('-') go to standard output; --output is for files" }
+        if formats.contains(.tei) { return "--format tei is written per run of files, not for standard input ('-')" }
+        if let binary = formats.first(where: { !$0.isText }) {
+            return "--format \(binary.rawValue) writes files; the results of standard input ('-') go to standard output"
+        }
+        return nil
+    }
+
+    /// Reads the image on standard input and writes its pages' results. Returns the exit status: 0, or 1 when
+    /// the image or a page cannot be read (one line on standard error naming `stdin` and the reason).
+    static func run(engine: KotenOCR, formats: [ResultFormat], pages selection: PageSelection?) async -> Int32 {
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        var output = StdoutResults()
+        var status: Int32 = 0
+        do {
+            let first = try engine.open(data, name: name)
+            let pages = first.pageCount > 1 ? try selection?.pages(of: first.pageCount) ?? Array(0..<first.pageCount) : [0]
+            for page in pages {
+                let where_ = first.pageCount > 1 ? "\(name) page \(page + 1)" : name
+                do {
+                    let source = page == first.page ? first : try engine.open(data, name: name, page: page)
+                    let result = try await engine.read(source)
+                    for format in formats { output.write(format, try format.renderForStream(result, image: source)) }
+                } catch {
+                    stderrLine("koten-ocr: \(where_): \(reason(error))")
+                    status = 1
+                }
+            }
+        } catch let e as PageSelection.PastEnd {
+            stderrLine("koten-ocr: \(name): --pages asks for page \(e.page), but the image has \(e.pageCount) pages")
+            status = 1
+        } catch {
+            stderrLine("koten-ocr: \(name): \(reason(error))")
+            status = 1
+        }
+        return status
+    }
+
+    /// The reason part of an error, without the name an `ImageError` starts with.
+    private static func reason(_ error: Error) -> String {
+        let text = String(describing: error)
+        return text.hasPrefix(name + ": ") ? String(text.dropFirst(name.count + 2)) : text
+    }
+}
