@@ -8,16 +8,27 @@ import Testing
 struct BatchingTests {
     typealias Allowance = ModelStore.BatchAllowance
 
-    @Test("lines are sorted by width and cut into groups within the line and element allowance; skipped lines stay out")
+    @Test("lines are sorted by tensor width and cut into groups of one width within the line and element allowance; skipped lines stay out")
     func partition() {
-        let widths: [Int?] = [500, 100, nil, 300, 120, 2000, 310]
-        let groups = LineBatches.partition(widths: widths, elementsPerColumn: 10, minimumWidth: 320,
+        let widths: [Int?] = [352, 320, nil, 320, 320, 2048, 320]
+        let groups = LineBatches.partition(widths: widths, elementsPerColumn: 10,
                                            allowance: Allowance(maxElements: 10 * 320 * 3, maxLines: 6))
-        // 100, 120, 300 pad to 320 (3 × 3200 elements); 310 would be a fourth; 500 and 2000 alone exceed the rest.
-        #expect(groups == [[1, 4, 3], [6], [0], [5]])
-        let byCount = LineBatches.partition(widths: widths, elementsPerColumn: 1, allowance: Allowance(maxElements: .max, maxLines: 2))
-        #expect(byCount == [[1, 4], [3, 6], [0, 5]])
+        // Three 320s fill the elements (3 × 3200); the fourth runs next; 352 and 2048 each have a width of their own.
+        #expect(groups == [[1, 3, 4], [6], [0], [5]])
+        let byCount = LineBatches.partition(widths: [320, 320, nil, 320, 320, 640, 640], elementsPerColumn: 1,
+                                            allowance: Allowance(maxElements: .max, maxLines: 2))
+        #expect(byCount == [[0, 1], [3, 4], [5, 6]])
+        // A line is never padded wider than alone: two widths never share a run, whatever the allowance.
+        let mixed = LineBatches.partition(widths: [352, 320, 352], elementsPerColumn: 1, allowance: Allowance(maxElements: .max, maxLines: 9))
+        #expect(mixed == [[1], [0, 2]])
         #expect(LineBatches.partition(widths: [nil, nil], elementsPerColumn: 1, allowance: Allowance(maxElements: 9, maxLines: 9)).isEmpty)
+    }
+
+    @Test("PP-OCR tensor widths: a line's own width, at least 320")
+    func ppocrTensorWidths() {
+        for (width, tensor) in [(1, 320), (320, 320), (321, 321), (1600, 1600), (3200, 3200)] {
+            #expect(PPOCRRecogniser.tensorWidth(width) == tensor, "\(width)")
+        }
     }
 
     @Test("a line wider than the allowance runs alone; the allowance never goes below one line")
@@ -60,7 +71,7 @@ struct BatchingTests {
         other.process.setOtherBytes(15_000_000)
         let none = await tight.batchAllowance(for: rec2, runs: 1, maximumLines: 6)
         #expect(none.maxElements == 1)
-        #expect(LineBatches.partition(widths: [300, 320, 310], elementsPerColumn: 144, minimumWidth: 320, allowance: none).count == 3)
+        #expect(LineBatches.partition(widths: [320, 320, 320], elementsPerColumn: 144, allowance: none).count == 3)
     }
 
     @Test("a batch tensor is the single tensors one after another, each right-padded to the batch's width")
@@ -92,5 +103,25 @@ struct BatchingTests {
         for (x, y) in zip(batched, alone) {
             #expect(zip(x.characters, y.characters).allSatisfy { abs($0.confidence - $1.confidence) < 1e-4 })
         }
+    }
+
+    @Test("PP-OCRv5: lines of different widths read in one call exactly as each alone (readings never depend on batch sizes)")
+    func ppocrMixedWidthsEqualAlone() async throws {
+        let engine = try KotenOCR(configuration: OCRConfiguration(mode: .ppocr, models: try TestPaths.ppocrModels()))
+        let page = try ImageSource(url: TestPaths.image("ndlocr-lite-rs/scaned0.png")).decode()
+        // Two of scaned0's printed lines brought to one size (they share a tensor width and a run), a third at its
+        // own size, and two short pieces padded to 320 (they share a run).
+        let boxes = [(115, 187, 1656, 49), (156, 240, 1608, 47), (158, 401, 1509, 43), (115, 187, 300, 49), (156, 240, 250, 47)]
+        var lines = boxes.map { x, y, w, h in page.cropped(x: x, y: y, width: w, height: h) }
+        for i in 0..<2 { lines[i] = bilinearResize(lines[i], width: 1600, height: 48) }
+        let widths = lines.map { PPOCRRecogniser.tensorWidth(PPOCRRecogniser.inputWidth($0)) }
+        #expect(Set(widths).count == 3 && widths[0] == widths[1] && widths[3] == 320 && widths[4] == 320)
+        let files = PPOCRModelFiles(directory: try TestPaths.ppocrModels().directory(for: .ppocr))
+        let recogniser = try PPOCRRecogniser(model: files.recogniser, keysFile: files.keys)
+        let batched = try await recogniser.recognise(lines, store: engine.store, limit: 2)
+        var alone: [RecognisedText] = []
+        for line in lines { alone.append(try await recogniser.recognise(line, store: engine.store)) }
+        #expect(batched == alone)
+        #expect(batched.prefix(3).allSatisfy { $0.text.unicodeScalars.count > 20 })
     }
 }

@@ -33,27 +33,29 @@ extension ModelStore {
     }
 }
 
-/// Lines grouped into batched runs (PaddleOCR's rule): sorted by width, then cut into consecutive groups that fit
-/// the allowance — padded to the group's widest line, at most `maxLines` lines and `maxElements` input elements
-/// (a line wider than the allowance runs alone).
+/// Lines grouped into batched runs: sorted by tensor width, then cut into consecutive groups of one tensor width
+/// that fit the allowance — at most `maxLines` lines and `maxElements` input elements (a line wider than the
+/// allowance runs alone). A line is never padded wider in a batch than alone, so it reads the same in any batch:
+/// how many lines a run takes (which the store sizes from memory) never changes a reading, and a page reads the same
+/// under any budget, cancelled and resumed or not.
 enum LineBatches {
-    /// Indices into `widths` (each line's input width once scaled to the model's height; nil: the line is not run),
-    /// grouped: each group's lines in ascending width, groups in ascending width. `elementsPerColumn` = input
-    /// elements per column of one line (channels × height); `minimumWidth` = the narrowest tensor a run gets (lines
-    /// are padded to it).
-    static func partition(widths: [Int?], elementsPerColumn: Int, minimumWidth: Int = 1,
-                          allowance: ModelStore.BatchAllowance) -> [[Int]] {
+    /// Indices into `widths` (each line's tensor width: its input width scaled to the model's height and padded as
+    /// when it runs alone; nil: the line is not run), grouped: lines of one width per group, groups in ascending
+    /// width, a group's lines in their order. `elementsPerColumn` = input elements per column of one line (channels
+    /// × height).
+    static func partition(widths: [Int?], elementsPerColumn: Int, allowance: ModelStore.BatchAllowance) -> [[Int]] {
         let order = widths.indices.compactMap { i in widths[i].map { (i, $0) } }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
         var groups: [[Int]] = []
         var current: [Int] = []
+        var currentWidth = 0
         for (i, width) in order {
-            let padded = max(minimumWidth, width)
-            let elements = (current.count + 1) * padded * elementsPerColumn
-            if !current.isEmpty && (current.count + 1 > allowance.maxLines || elements > allowance.maxElements) {
+            let elements = (current.count + 1) * width * elementsPerColumn
+            if !current.isEmpty && (width != currentWidth || current.count + 1 > allowance.maxLines || elements > allowance.maxElements) {
                 groups.append(current)
                 current = []
             }
             current.append(i)
+            currentWidth = width
         }
         if !current.isEmpty { groups.append(current) }
         return groups

@@ -3,10 +3,12 @@ import Foundation
 /// PP-OCRv5 mobile's CTC line recogniser (docs/reference-pipelines.md §4, "Step 4").
 ///
 /// Input `x` float32 [N,3,48,W]: each line resized to height 48 keeping its aspect ratio (bilinear), BGR,
-/// x/127.5 − 1, padded on the right with zeros to W = the widest line of its batch, at least 320. Output [N,T,18385]
-/// softmax, each line's [T,18385] decoded by `CTCDecoder` over `ppocr_keys_v5.txt` (line k = class k; line 0 is the
-/// blank). Lines run in batches (PaddleOCR's rule: sorted by width, at most `maxBatchLines` a run) as large as the
-/// store allows for their widths (`ModelStore.batchAllowance`); a batch of one is the line alone, padded to 320.
+/// x/127.5 − 1, padded on the right with zeros to W = `tensorWidth` (the line's own width, at least 320). Output
+/// [N,T,18385] softmax, each line's [T,18385] decoded by `CTCDecoder` over `ppocr_keys_v5.txt` (line k = class k;
+/// line 0 is the blank). Lines of one tensor width run in batches (at most `maxBatchLines` a run, as PaddleOCR
+/// batches) as large as the store allows (`ModelStore.batchAllowance`). PaddleOCR pads a batch to its widest line,
+/// which makes a line's reading depend on its neighbours: here a line is padded the same alone or in any batch, so
+/// batch sizes chosen from memory never change a reading.
 public struct PPOCRRecogniser: Sendable {
     public let model: ModelDescriptor
     public let decoder: CTCDecoder
@@ -32,6 +34,11 @@ public struct PPOCRRecogniser: Sendable {
         min(maxWidth, max(1, Int((Double(height) * Double(line.width) / Double(line.height)).rounded(.up))))
     }
 
+    /// The tensor width a line of input width `width` is padded to, alone or in a batch: `minWidth` for narrower
+    /// lines, else its own width. (Rounding widths up to coarser steps would batch more long lines, but a few
+    /// more columns of zeros change some readings of short, small lines.)
+    static func tensorWidth(_ width: Int) -> Int { max(minWidth, width) }
+
     /// Reads `line` (8-bit RGB, text running left to right). Runs the model through `store` (and so through
     /// the inference limiter). Throws `InferenceError`, `ModelStoreError`.
     public func recognise(_ line: RGBImage, store: ModelStore) async throws -> RecognisedText {
@@ -44,13 +51,13 @@ public struct PPOCRRecogniser: Sendable {
     func recognise(_ lines: [RGBImage], store: ModelStore, limit: Int) async throws -> [RecognisedText] {
         let widths = lines.map { $0.width > 0 && $0.height > 0 ? Self.inputWidth($0) : nil }
         let allowance = await store.batchAllowance(for: model, runs: limit, maximumLines: Self.maxBatchLines)
-        let groups = LineBatches.partition(widths: widths, elementsPerColumn: 3 * Self.height, minimumWidth: Self.minWidth,
+        let groups = LineBatches.partition(widths: widths.map { $0.map(Self.tensorWidth) }, elementsPerColumn: 3 * Self.height,
                                            allowance: allowance)
         let model = self.model, decoder = self.decoder
         return try await LineBatches.run(groups, count: lines.count, missing: .empty, limit: limit) { group, isLast in
             let images = group.map { i in bilinearResize(lines[i], width: widths[i] ?? 1, height: Self.height) }
             let tensor = packImageTensor(images, order: .bgr, normalisation: .symmetric,
-                                         tensorWidth: max(Self.minWidth, images.map(\.width).max() ?? 0))
+                                         tensorWidth: Self.tensorWidth(images.map(\.width).max() ?? 0))
             let readings = try await store.withModel(model) { handle in
                 guard let input = handle.inputs.first?.name, let output = handle.outputs.first?.name else {
                     throw InferenceError.signatureMismatch(model: model.url.lastPathComponent, reason: "no input/output")
