@@ -103,8 +103,10 @@ enum BenchCase {
     /// releases them; the report gives what was freed, how fast, and the resident size at the end.
     static func pressure(_ o: Options) async throws {
         let root = try ModelRoot.combined(ppocr: URL(fileURLWithPath: o.models), standins: URL(fileURLWithPath: o.standins))
-        let config = OCRConfiguration(mode: .ppocr, models: ModelDirectory(root: root),
-                                      memoryBudgetBytes: o.budget, maxConcurrentInferences: o.jobs, tuneAllocator: true)
+        // Only the manual event below releases: the engine's own sources (PSI on a busy machine) would release the
+        // inactive models before it, and the case would measure nothing.
+        let config = OCRConfiguration(mode: .ppocr, models: ModelDirectory(root: root), memoryBudgetBytes: o.budget,
+                                      maxConcurrentInferences: o.jobs, tuneAllocator: true, watchMemoryPressure: false)
         let engine = try KotenOCR(configuration: config)
         let source = try engine.open(URL(fileURLWithPath: o.photo))
         let baseline = ResidentReader.bytes()
