@@ -18,7 +18,7 @@ KOTEN_VARIANTS ?=
 RAPIDOCR_ARGS ?=
 SHELL := /bin/bash
 
-.PHONY: setup build run test test-asan test-tsan fuzz architecture parity bench standins peers quality install uninstall check-package check-install clean
+.PHONY: setup build run test test-asan test-tsan fuzz architecture parity bench bench-speed standins peers quality install uninstall check-package check-install clean
 
 setup:
 	@scripts/setup.sh
@@ -81,6 +81,14 @@ parity: setup
 bench: standins
 	$(SWIFT) build $(RELEASE)
 	.build/release/koten-ocr-bench memory
+
+# Speed benchmark (docs/performance.md, "Speed"): ppocr against RapidOCR 3.10 and the plain ONNX Runtime pipeline on
+# the same weights, whole processes alternated: scaned0, a 12 MP photo, a 50-page batch. Take it on a quiet machine.
+# E.g. make bench-speed SPEED_ARGS='--rounds 3 --koten before=/tmp/koten-ocr-before'
+SPEED_ARGS ?=
+bench-speed: peers
+	$(SWIFT) build $(RELEASE)
+	.build/release/koten-ocr-bench speed $(SPEED_ARGS)
 
 # Stand-in NDL models (random weights, real signatures and sizes; scripts/make-standins.py) into $(STANDINS),
 # laid out as a model folder (ndl/, koten/). Skipped when they exist for this version of the script.

@@ -326,3 +326,34 @@ void kv_sha256_hex(const void *data, size_t size, char out[65]) {
     kv_sha256_finish(state, out);
     kv_sha256_free(state);
 }
+
+/* Strip-by-strip reading for region crops: a VipsRegion over the (sequential) image, asked for successive rows. */
+struct kv_rows { VipsRegion *region; int width, height, bands; };
+
+kv_rows *kv_rows_new(VipsImage *in) {
+    if (vips_image_get_format(in) != VIPS_FORMAT_UCHAR) { vips_error("kv_rows_new", "not 8-bit"); return NULL; }
+    VipsRegion *region = vips_region_new(in);
+    if (!region) return NULL;
+    kv_rows *rows = g_new0(kv_rows, 1);
+    rows->region = region;
+    rows->width = vips_image_get_width(in);
+    rows->height = vips_image_get_height(in);
+    rows->bands = vips_image_get_bands(in);
+    return rows;
+}
+
+int kv_rows_read(kv_rows *rows, int top, int height, uint8_t *dst, size_t dst_size) {
+    size_t row = (size_t)rows->width * (size_t)rows->bands;
+    if (top < 0 || height < 1 || top + height > rows->height) { vips_error("kv_rows_read", "rows outside the image"); return -1; }
+    if (dst_size < row * (size_t)height) { vips_error("kv_rows_read", "buffer too small"); return -1; }
+    VipsRect r = {0, top, rows->width, height};
+    if (vips_region_prepare(rows->region, &r)) return -1;
+    for (int y = 0; y < height; y++) memcpy(dst + (size_t)y * row, VIPS_REGION_ADDR(rows->region, 0, top + y), row);
+    return 0;
+}
+
+void kv_rows_free(kv_rows *rows) {
+    if (!rows) return;
+    g_object_unref(rows->region);
+    g_free(rows);
+}

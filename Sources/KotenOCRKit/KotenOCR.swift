@@ -129,13 +129,22 @@ public final class KotenOCR: @unchecked Sendable {
 
     /// Checks `mode`'s models (default: the configured one) now: ONNX Runtime loads each file, its inputs and
     /// outputs are what the mode needs, its charset and classes fit. `read` does the same on first use; call
-    /// this to fail early (the CLI does, before reading any page). Unless `keepLoaded`, the models are released
-    /// again, so pages still load them lazily, stage by stage (the recognisers are not resident while the first
-    /// page's detector runs). Throws `ModelError` (`.missingFiles`, `.invalidFile` naming the file and what is
+    /// this to fail early (the CLI does, before reading any page). What was loaded for the check is kept for the
+    /// pages, so no model loads twice (`keepLoaded` nil, the default): all of it when the budget has room beside it
+    /// for the mode's largest run, else the models used last are released first until it has
+    /// (`ModelStore.keepWhatFits`); `true` keeps every model, `false` releases every one (pages then load them
+    /// lazily, stage by stage). Throws `ModelError` (`.missingFiles`, `.invalidFile` naming the file and what is
     /// wrong), `ModelStoreError`.
-    public func prepare(_ mode: OCRMode? = nil, keepLoaded: Bool = false) async throws {
-        try await activate(mode ?? configuration.mode).prepare(store: store)
-        if !keepLoaded { await store.releaseAll(reason: "checked before the first page; loaded again on first use") }
+    public func prepare(_ mode: OCRMode? = nil, keepLoaded: Bool? = nil) async throws {
+        let mode = mode ?? configuration.mode
+        let pipeline = try await activate(mode)
+        try await pipeline.prepare(store: store)
+        switch keepLoaded {
+        case true?: break
+        case false?: await store.releaseAll(reason: "checked before the first page; loaded again on first use")
+        case nil: await store.keepWhatFits(pipeline.models)
+        }
+        MappedLibraryPages.release()  // the session-creation code the check touched is not needed by the pages
     }
 
     /// The pipeline of `mode`, built on first use by its wing (the registry's `OCRMode.descriptor`) from the

@@ -17,6 +17,8 @@ enum BenchCase {
         var onlyMode: OCRMode?
         var unbounded = false
         var repeats = 4
+        var stages = false
+        var keepLoaded = false
 
         init(_ args: [String]) throws {
             var i = 0
@@ -40,6 +42,8 @@ enum BenchCase {
                 case "--unbounded": unbounded = true
                 case "--repeat": repeats = Int(try value()) ?? 4
                 case "--pages": pages = Int(try value()) ?? 4
+                case "--stages": stages = true
+                case "--prepare": keepLoaded = true
                 default: throw BenchError.usage("unknown option \(args[i])")
                 }
                 i += 1
@@ -55,6 +59,7 @@ enum BenchCase {
         case "pressure": try await pressure(o)
         case "alternate": try await alternate(o)
         case "recognise": try await RecognitionStageCase.run(o, unbounded: o.unbounded, repeats: o.repeats)
+        case "baseline": try BaselineBreakdown.run(photo: o.photo)
         default: throw BenchError.usage("unknown case \(name)")
         }
     }
@@ -71,10 +76,22 @@ enum BenchCase {
         if o.eager {
             // The app's start-up: every model of every mode loaded at launch (NDL's as stand-ins).
             for mode in OCRMode.allCases { try await engine.prepare(mode, keepLoaded: true) }
+        } else if o.keepLoaded {
+            try await engine.prepare()  // as the CLI does: the check's models kept as the budget allows
         }
-        let result = try await engine.read(source)
+        let recorder = StageRecorder(store: engine.store)
+        if o.stages { recorder.start() }
+        let result = try await PipelineStage.observing(o.stages ? recorder.observer : nil) { try await engine.read(source) }
+        let stages = recorder.finish()
         var report = BenchReport(name: "page", peakBytes: ProcessMemory.highWaterMarkBytes(), baselineBytes: baseline,
                                  seconds: Date().timeIntervalSince(start))
+        report.stages = stages
+        report.notes.append("mode \(o.mode.rawValue)")
+        report.facts["residentEnd"] = Double(ResidentReader.bytes())
+        report.facts["modelsEnd"] = Double(await engine.store.residentModelBytes())
+        await engine.store.releaseAll()
+        MappedLibraryPages.release()
+        report.facts["residentReleased"] = Double(ResidentReader.bytes())
         report.absorb(await engine.store.eventLog())
         report.facts["lines"] = Double(result.lines.count)
         report.facts["runsInFlightMax"] = Double(await engine.store.limiter.highWaterMark)
@@ -86,8 +103,10 @@ enum BenchCase {
     /// releases them; the report gives what was freed, how fast, and the resident size at the end.
     static func pressure(_ o: Options) async throws {
         let root = try ModelRoot.combined(ppocr: URL(fileURLWithPath: o.models), standins: URL(fileURLWithPath: o.standins))
-        let config = OCRConfiguration(mode: .ppocr, models: ModelDirectory(root: root),
-                                      memoryBudgetBytes: o.budget, maxConcurrentInferences: o.jobs, tuneAllocator: true)
+        // Only the manual event below releases: the engine's own sources (PSI on a busy machine) would release the
+        // inactive models before it, and the case would measure nothing.
+        let config = OCRConfiguration(mode: .ppocr, models: ModelDirectory(root: root), memoryBudgetBytes: o.budget,
+                                      maxConcurrentInferences: o.jobs, tuneAllocator: true, watchMemoryPressure: false)
         let engine = try KotenOCR(configuration: config)
         let source = try engine.open(URL(fileURLWithPath: o.photo))
         let baseline = ResidentReader.bytes()

@@ -18,6 +18,8 @@ struct BenchReport: Codable {
     /// Free-form facts of the case (e.g. lines, runs in flight, bytes freed).
     var facts: [String: Double] = [:]
     var notes: [String] = []
+    /// The page's outermost stages with their memory (`--stages`).
+    var stages: [StageRecorder.Stage] = []
 
     static func emit(_ r: BenchReport) throws {
         let data = try JSONEncoder().encode(r)

@@ -47,6 +47,11 @@ struct MemoryBenchmark {
         let lazy = try child("page", common + ["--mode", "ppocr"])
         try printBreakdown(lazy)
 
+        print("\n## Runtime baseline by mapping\n")
+        print("Clean = code and read-only data identical to their files (the kernel can drop them; Darwin's footprint does not")
+        print("count them); dirty = heap, stacks, relocated data.\n")
+        BaselineBreakdown.table(try child("baseline", common)).forEach { print($0) }
+
         print("\n## The four failures, before and after (each pair measured in this run)\n")
         print("| failure | before | peak before | after | peak after |")
         print("|---|---|---|---|---|")
@@ -83,7 +88,8 @@ struct MemoryBenchmark {
         }
     }
 
-    /// Each mode on the photo: lazy vs eager models, and its detector input made naively vs the engine's way.
+    /// Each mode on the photo: lazy vs eager models, and its detector input made naively vs the engine's way; then
+    /// each mode's floor, bound and peak, and its stages' memory.
     func perMode(_ common: [String]) throws -> [BenchReport] {
         var runs: [BenchReport] = []
         print("\n## Each mode on the 12 MP photo (ndl and koten with stand-in models)\n")
@@ -91,47 +97,65 @@ struct MemoryBenchmark {
         print("|---|---|---|---|---|---|---|")
         for mode in OCRMode.allCases.sorted(by: { $0.rawValue > $1.rawValue }) {
             let m = ["--mode", mode.rawValue]
-            let lazy = try child("page", common + m), eager = try child("page", common + m + ["--eager"])
+            let lazy = try child("page", common + m + ["--stages"]), eager = try child("page", common + m + ["--eager"])
             let naive = try child("preprocess", common + m + ["--naive"]), engine = try child("preprocess", common + m)
             runs.append(lazy)
             print("| \(mode) | \(Int(lazy.facts["lines"] ?? 0)) | \(String(format: "%.2f s", lazy.seconds)) | \(mb(lazy.peakBytes)) | "
                   + "\(mb(eager.peakBytes)) | \(mb(naive.peakBytes)) | \(mb(engine.peakBytes)) |")
         }
+        print("\n## Floor, bound and peak of each mode (12 MP photo, one page, models loaded lazily)\n")
+        print("Floor = runtime baseline + the largest stage (its model's weights + its activations) + the budget's headroom;")
+        print("bound = (baseline + largest stage) × 1.1. At the default budget the engine keeps a mode's models once loaded;")
+        print("`under its bound` reads the page with `--memory-budget` set to the bound, where the store evicts a stage's idle models.\n")
+        print("| mode | baseline | largest stage | bound (+10%) | peak | gap (peak − bound) | under its bound: peak |")
+        print("|---|---|---|---|---|---|---|")
+        for r in runs {
+            let mode = r.notes.first { $0.hasPrefix("mode ") }.map { String($0.dropFirst(5)) } ?? "?"
+            let (model, weights) = r.modelBytes.filter { $0.key.hasSuffix("/detector") }.first.map { ($0.key, $0.value) } ?? ("?", 0)
+            let act = r.activationBytes[model] ?? 0
+            let bound = Int(Double(r.baselineBytes + weights + act) * 1.1)
+            let tight = try? child("page", common + ["--mode", mode, "--budget", "\(bound)"])
+            print("| \(mode) | \(mb(r.baselineBytes)) | \(model): \(mb(weights)) + \(mb(act)) | \(mb(bound)) | \(mb(r.peakBytes)) | "
+                  + "\(r.peakBytes > bound ? "+" : "−")\(mb(abs(r.peakBytes - bound))) | "
+                  + "\(tight.map { "\(mb($0.peakBytes)) (\($0.peakBytes <= bound ? "≤" : ">") bound)" } ?? "refused") |")
+        }
+        for r in runs {
+            let mode = r.notes.first { $0.hasPrefix("mode ") }.map { String($0.dropFirst(5)) } ?? "?"
+            print("\n### \(mode): memory by stage\n")
+            print("Held = resident at the stage's start minus the baseline and the models' load-time weights: what the page, the")
+            print("sessions' own state after their first runs and re-touched library code hold across it.\n")
+            print("| stage | resident before | peak | resident after | models resident | held across it |")
+            print("|---|---|---|---|---|---|")
+            for st in r.stages {
+                print("| \(st.name) | \(mb(st.before)) | \(mb(st.peak)) | \(mb(st.after)) | \(mb(st.models)) | \(mb(st.before - r.baselineBytes - st.models)) |")
+            }
+        }
         return runs
     }
 
-    /// The three modes alternating page by page on `scan` under the budget; then the smallest budget (in
-    /// 25 MB steps) at which every page of the alternation is read.
+    /// The three modes alternating page by page on `scan` under 200, 250 and 300 MB (issue 15's three budgets).
     func alternation(_ common: [String]) throws {
         var base = common
         if let i = base.firstIndex(of: "--photo") { base[i + 1] = scan }
-        print("\n## Three modes alternating page by page, 30 pages, --memory-budget \(budget)\n")
+        print("\n## Three modes alternating page by page, 30 pages, under 200, 250 and 300 MB\n")
         print("ppocr with its real models, ndl and koten with their stand-ins; page: `\(scan)`.\n")
-        let r = try child("alternate", base + ["--budget", budget, "--pages", "30"])
-        let limit = MemoryBudget.parse(budget) ?? 0
-        print("| pages read | pages refused | evictions | high-water mark | within budget |")
-        print("|---|---|---|---|---|")
-        print("| \(Int(r.facts["pagesRead"] ?? 0)) | \(Int(r.facts["pagesRefused"] ?? 0)) | \(Int(r.facts["evictions"] ?? 0)) | **\(mb(r.peakBytes))** | \(r.peakBytes <= limit ? "yes" : "NO") |")
-        print("")
-        var seen = Set<String>()
-        for note in r.notes where note.contains("refused") || note.hasPrefix("evicted") {
-            let key = note.replacingOccurrences(of: #"^page \d+ "#, with: "", options: .regularExpression)
-            if seen.insert(key).inserted { print("- \(note)") }
-        }
-        var candidate = ((limit / 25_000_000) + 1) * 25_000_000
-        while candidate <= 1_000_000_000 {
-            let probe = try child("alternate", base + ["--budget", "\(candidate)", "--pages", "6"])
-            if Int(probe.facts["pagesRead"] ?? 0) == 6 {
-                let confirm = try child("alternate", base + ["--budget", "\(candidate)", "--pages", "30"])
-                if Int(confirm.facts["pagesRead"] ?? 0) == 30 {
-                    print("\nSmallest budget (25 MB steps) at which all 30 alternating pages are read: **\(mb(candidate))** "
-                          + "(high-water mark \(mb(confirm.peakBytes)), \(Int(confirm.facts["evictions"] ?? 0)) evictions).")
-                    return
-                }
+        print("| --memory-budget | pages read | ppocr pages read | pages refused | evictions | high-water mark | within budget |")
+        print("|---|---|---|---|---|---|---|")
+        var notes: [String] = []
+        for budget in ["200MB", "250MB", "300MB"] {
+            let r = try child("alternate", base + ["--budget", budget, "--pages", "30"])
+            let limit = MemoryBudget.parse(budget) ?? 0
+            let ppocr = r.notes.filter { $0.contains(" ppocr: read") }.count
+            print("| \(budget) | \(Int(r.facts["pagesRead"] ?? 0)) | \(ppocr) of 10 | \(Int(r.facts["pagesRefused"] ?? 0)) | "
+                  + "\(Int(r.facts["evictions"] ?? 0)) | **\(mb(r.peakBytes))** | \(r.peakBytes <= limit ? "yes" : "NO") |")
+            var seen = Set<String>()
+            for note in r.notes where note.contains("refused") {
+                let key = note.replacingOccurrences(of: #"^page \d+ "#, with: "", options: .regularExpression)
+                if seen.insert(key).inserted { notes.append("- \(budget): \(note)") }
             }
-            candidate += 25_000_000
         }
-        print("\nNo budget up to 1000 MB read every page.")
+        print("")
+        notes.forEach { print($0) }
     }
 
     func printBreakdown(_ r: BenchReport) throws {

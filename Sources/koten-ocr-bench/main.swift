@@ -13,6 +13,8 @@ do {
         try await MemoryBenchmark(arguments: Array(args.dropFirst())).run()
     case "batch":
         try BatchBenchmark(arguments: Array(args.dropFirst())).run()
+    case "speed":
+        try SpeedBenchmark(arguments: Array(args.dropFirst())).run()
     case "case" where args.count >= 2:
         try await BenchCase.run(args[1], Array(args.dropFirst(2)))
     default:
@@ -20,6 +22,7 @@ do {
         usage: koten-ocr-bench memory [--photo PHOTO.jpg] [--models DIR] [--standins DIR]
                koten-ocr-bench make-photo PAGE OUT.jpg
                koten-ocr-bench batch [--files N] [--pages N]
+               koten-ocr-bench speed [--rounds N] [--batch-rounds N] [--only scaned0,photo,batch] [--koten NAME=PATH]...
 
         """.utf8))
         exit(2)

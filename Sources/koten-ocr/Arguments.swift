@@ -9,7 +9,7 @@ struct Arguments {
     var output: String?
     var formats: [ResultFormat] = []
     var memoryBudget: Int?
-    var jobs = 4
+    var jobs = OCRConfiguration.defaultConcurrentInferences
     var maxPixels = ImageSource.defaultMaxPixels
     var detectorMaxSide: Int?
     var orientationClassifier = true
@@ -195,7 +195,7 @@ struct Arguments {
                                  tei       <first-stem>_tei.xml   koten's TEI, one for the run
                                pdf and viz are files: they need --output
           --memory-budget SIZE memory budget for the process, e.g. 200MB (default: cgroup limit or RAM)
-      -j, --jobs N             most model runs in flight at once (default 4)
+      -j, --jobs N             most model runs in flight at once (default: the usable CPUs, at most 4)
           --max-pixels N       refuse images with more pixels (default 200000000)
           --det-max-side N     ppocr: read each page once with the detector's map N on its longer side
                                (at most 4096; larger than one run can take: in tiles). Default: fitted

@@ -67,7 +67,7 @@ enum CLI {
         let engine: KotenOCR
         do {
             engine = try KotenOCR(configuration: config, diagnostics: diagnostics)
-            try await engine.prepare(mode)
+            try await engine.prepare(mode)  // the models checked stay loaded for the pages as the budget allows
         } catch {
             stderrLine("koten-ocr: \(error)")
             await DiagnosticsCommand.end(diagnostics, file: arguments.diagnosticsFile)

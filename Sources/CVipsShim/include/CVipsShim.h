@@ -75,6 +75,14 @@ int kv_read_pixels(VipsImage *in, uint8_t *dst, size_t dst_size);
 
 void kv_unref(VipsImage *image);
 
+/// Rows read one strip after another, top to bottom, without the image ever existing whole (the region crops of
+/// `ImageSource.decodeRegions`). `kv_rows_new` prepares reading `in` (8-bit); `kv_rows_read` decodes rows
+/// [top, top + height) into `dst` (width × height × bands bytes); `kv_rows_free` releases the reader.
+typedef struct kv_rows kv_rows;
+kv_rows *kv_rows_new(VipsImage *in);
+int kv_rows_read(kv_rows *rows, int top, int height, uint8_t *dst, size_t dst_size);
+void kv_rows_free(kv_rows *rows);
+
 /// SHA-256 through GLib's GChecksum (linked with libvips; there is no CryptoKit on Linux).
 /// One-shot: writes the lowercase hex digest (64 characters + NUL) of `size` bytes at `data` into `out`.
 /// `data` may be NULL when `size` is 0.

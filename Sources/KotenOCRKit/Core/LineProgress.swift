@@ -46,6 +46,12 @@ public struct LineProgress: Sendable, Equatable {
 
     /// A pipeline read one line of the current page.
     static func lineRead() { current?.lineRead() }
+
+    /// A pipeline read `count` lines of the current page at once (a batched run), reported one by one.
+    static func linesRead(_ count: Int) {
+        guard let current else { return }
+        for _ in 0..<max(0, count) { current.lineRead() }
+    }
 }
 
 /// Who hears the line progress of the pages read in a task.

@@ -8,7 +8,8 @@ public struct OCRConfiguration: Sendable {
     public var models: ModelDirectory
     /// Memory budget in bytes for the whole process; nil = the cgroup limit or physical memory.
     public var memoryBudgetBytes: Int?
-    /// Most model runs in flight at once, across all stages (≥ 1; default 4).
+    /// Most model runs in flight at once, across all stages (≥ 1; default: the usable CPUs, at most 4 —
+    /// `UsableCPUs`). A run takes one slot per intra-op thread (a detector run takes them all).
     public var maxConcurrentInferences: Int
     /// ONNX Runtime session options for every model.
     public var sessionOptions: SessionOptions
@@ -49,8 +50,11 @@ public struct OCRConfiguration: Sendable {
     /// memory-pressure source and UIKit's warning) and release inactive modes' models when it comes.
     public var watchMemoryPressure: Bool
 
+    /// The usable CPUs (affinity mask, cgroup quota), at most 4: as many runs as there are CPUs for them.
+    public static var defaultConcurrentInferences: Int { min(4, UsableCPUs.count) }
+
     public init(mode: OCRMode = .ppocr, models: ModelDirectory, memoryBudgetBytes: Int? = nil,
-                maxConcurrentInferences: Int = 4, sessionOptions: SessionOptions = SessionOptions(),
+                maxConcurrentInferences: Int = OCRConfiguration.defaultConcurrentInferences, sessionOptions: SessionOptions = SessionOptions(),
                 maxPixels: Int = ImageSource.defaultMaxPixels, ppocrDetectorMaxSide: Int? = nil,
                 ppocrOrientationClassifier: Bool = true, pdfDPI: Double = 300, tuneAllocator: Bool = false,
                 watchMemoryPressure: Bool = true) {

@@ -308,7 +308,7 @@ public struct ImageSource: Sendable {
         }
     }
 
-    private func describe(_ message: String) -> Error { Self.classify(path: path, message: message) }
+    func describe(_ message: String) -> Error { Self.classify(path: path, message: message) }
 
     static func classify(path: String, message: String) -> ImageError {
         let lower = message.lowercased()

@@ -2,11 +2,14 @@
 /// decoded for the model's input side N (`PaddedSquarePage.decode`: at full resolution, exactly as the
 /// reference reads it, unless it is longer than `reducedDecodeFactor` × N), put at the top-left of a black
 /// square of its longer side S and resized to N×N (`PaddedSquarePage.resized`, the square never existing),
-/// run, and post-processed into `Region`s in page pixels. A model family gives its signature check (which
-/// returns N) and its run (input tensors, outputs through its post-process, boxes × S/N):
-/// `DEIMDetector.detector(model:)`, `RTMDetDetector.detector(model:)`. The input tensor and the decoded
-/// image for detection exist only inside the model's run; the full-resolution page comes back in
-/// `DetectedPage.page` when that is what was decoded. Reference: docs/reference-pipelines.md §1.2, §2.1.
+/// packed into the model's input tensors, run, and post-processed into `Region`s in page pixels. A model family
+/// gives its signature check (which returns N), its input tensors from the N×N image, the outputs it reads and its
+/// post-process (boxes × S/N): `DEIMDetector.detector(model:)`, `RTMDetDetector.detector(model:)`.
+///
+/// Memory: the decoded page and the N×N image are gone before the model runs; only the input tensors live through
+/// the run (docs/performance.md, "Where the NDL modes' memory went": the full-resolution page held through the run
+/// was 36 MB of a 12 MP photo's peak). The pipeline cuts its line crops from the file afterwards
+/// (`ImageSource.decodeRegions`), so `DetectedPage.page` is nil. Reference: docs/reference-pipelines.md §1.2, §2.1.
 public struct PaddedSquareDetector<Region: Sendable>: PageDetector {
     public let model: ModelDescriptor
     /// Pages longer than this many input sides are decoded at reduced size (see `PaddedSquarePage.decode`).
@@ -14,17 +17,23 @@ public struct PaddedSquareDetector<Region: Sendable>: PageDetector {
     /// Checks a session (inputs, outputs, element types, shapes) and returns its input side N.
     /// Throws `ModelError.invalidFile` naming the file and the first thing wrong.
     let inputSide: @Sendable (ModelSignature) throws -> Int
-    /// Runs the model on the page decoded for detection at input side N, S = the page's longer side in
-    /// source pixels; returns the regions in page pixels.
-    let run: @Sendable (_ handle: ModelHandle, _ image: RGBImage, _ inputSide: Int, _ paddedSize: Int) async throws -> [Region]
+    /// The model's input tensors from the page resized to N×N (`PaddedSquarePage.resized`), given N.
+    let inputs: @Sendable (_ resized: RGBImage, _ inputSide: Int) -> [String: Tensor]
+    /// The outputs read (nil: all of them).
+    let outputNames: [String]?
+    /// The regions in page pixels from the run's outputs, given N and S = the page's longer side in source pixels.
+    let postprocess: @Sendable (_ outputs: [String: Tensor], _ inputSide: Int, _ paddedSize: Int) throws -> [Region]
 
     init(model: ModelDescriptor, reducedDecodeFactor: Int = 4,
          inputSide: @escaping @Sendable (ModelSignature) throws -> Int,
-         run: @escaping @Sendable (ModelHandle, RGBImage, Int, Int) async throws -> [Region]) {
+         inputs: @escaping @Sendable (RGBImage, Int) -> [String: Tensor], outputNames: [String]?,
+         postprocess: @escaping @Sendable ([String: Tensor], Int, Int) throws -> [Region]) {
         self.model = model
         self.reducedDecodeFactor = reducedDecodeFactor
         self.inputSide = inputSide
-        self.run = run
+        self.inputs = inputs
+        self.outputNames = outputNames
+        self.postprocess = postprocess
     }
 
     public var models: [ModelDescriptor] { [model] }
@@ -38,13 +47,18 @@ public struct PaddedSquareDetector<Region: Sendable>: PageDetector {
     /// Detects the regions of `source`. Throws `ImageError`, `ModelError.invalidFile`, `InferenceError`,
     /// `ModelStoreError`, `DetectorOutputError`.
     public func detect(_ source: ImageSource, store: ModelStore) async throws -> DetectedPage<Region> {
-        let inputSide = self.inputSide, run = self.run, factor = reducedDecodeFactor
+        let inputSide = self.inputSide, inputs = self.inputs, factor = reducedDecodeFactor
+        let outputNames = self.outputNames, postprocess = self.postprocess
         let paddedSize = max(source.width, source.height)
         return try await store.withModel(model) { handle in
             let n = try inputSide(ModelSignature(handle))
-            let decoded = try PaddedSquarePage.decode(source, inputSide: n, reducedDecodeFactor: factor)
-            let detections = try await run(handle, decoded.image, n, paddedSize)
-            return DetectedPage(detections: detections, page: decoded.fullResolution ? decoded.image : nil)
+            // The page and its N×N image live only in this expression: the tensors alone go into the run.
+            let tensors = inputs(PaddedSquarePage.resized(
+                try PaddedSquarePage.decode(source, inputSide: n, reducedDecodeFactor: factor).image, inputSide: n), n)
+            // libvips' freed buffers (the EXIF-rotated copy of a photo: 36 MB at 12 MP) stay in the heap unless trimmed.
+            AllocatorPolicy.trim()
+            let out = try await handle.run(tensors, outputNames: outputNames)
+            return DetectedPage(detections: try postprocess(out, n, paddedSize))
         }
     }
 }

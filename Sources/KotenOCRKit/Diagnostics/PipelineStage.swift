@@ -49,7 +49,36 @@ public struct PipelineStage: RawRepresentable, Hashable, Sendable, ExpressibleBy
         try StageBoundary.enclose(returnsMemory: returnsFreedMemory) { try recorded(body) }
     }
 
+    /// Told when each stage starts and ends (`true` at the start), with the resident bytes then: the memory benchmark's
+    /// per-stage breakdown. Nil (one task-local read per stage) unless a benchmark binds it.
+    @TaskLocal package static var observer: (@Sendable (_ stage: String, _ starts: Bool, _ residentBytes: Int) -> Void)?
+
+    /// Runs `body` with `observer` told of every stage.
+    package static func observing<T>(_ observer: (@Sendable (String, Bool, Int) -> Void)?,
+                                     isolation: isolated (any Actor)? = #isolation,
+                                     _ body: () async throws -> T) async rethrows -> T {
+        try await $observer.withValue(observer, operation: body, isolation: isolation)
+    }
+
     private func recorded<T>(isolation: isolated (any Actor)?, _ body: () async throws -> T) async rethrows -> T {
+        if let observer = Self.observer {
+            observer(rawValue, true, ResidentReader.bytes())
+            defer { observer(rawValue, false, ResidentReader.bytes()) }
+            return try await recordedInDiagnostics(isolation: isolation, body)
+        }
+        return try await recordedInDiagnostics(isolation: isolation, body)
+    }
+
+    private func recorded<T>(_ body: () throws -> T) rethrows -> T {
+        if let observer = Self.observer {
+            observer(rawValue, true, ResidentReader.bytes())
+            defer { observer(rawValue, false, ResidentReader.bytes()) }
+            return try recordedInDiagnostics(body)
+        }
+        return try recordedInDiagnostics(body)
+    }
+
+    private func recordedInDiagnostics<T>(isolation: isolated (any Actor)?, _ body: () async throws -> T) async rethrows -> T {
         guard let context = RunDiagnostics.context else { return try await body() }
         let frame = context.recorder.enter(rawValue, parent: context.frame)
         var failed = true
@@ -59,7 +88,7 @@ public struct PipelineStage: RawRepresentable, Hashable, Sendable, ExpressibleBy
         return result
     }
 
-    private func recorded<T>(_ body: () throws -> T) rethrows -> T {
+    private func recordedInDiagnostics<T>(_ body: () throws -> T) rethrows -> T {
         guard let context = RunDiagnostics.context else { return try body() }
         let frame = context.recorder.enter(rawValue, parent: context.frame)
         var failed = true

@@ -1,11 +1,15 @@
-/// Bounds how many model runs are in flight at once, across every stage and every page (default 4).
+/// Bounds how many model runs are in flight at once, across every stage and every page (default: the usable CPUs,
+/// at most 4; `OCRConfiguration.defaultConcurrentInferences`).
 ///
 /// Every `ModelHandle.run` passes through the store's limiter, so a page with 300 lines never has more than
 /// `limit` recognitions (or detections) running, each with its own activation buffers — the third failure in
-/// docs/memory-design.md ("What the engine must do, by construction"). Waiters are served first-in, first-out. `inFlight` and `highWaterMark` let tests and
-/// benchmarks check the bound. An exclusive run (used once per model to measure its activation memory alone)
-/// takes every slot. A cancelled task starts no run: `run` throws `CancellationError` before it waits and when
-/// its turn comes, so cancelling a page stops it after the runs in flight (`KotenOCR.read`).
+/// docs/memory-design.md ("What the engine must do, by construction"). Waiters are served first-in, first-out.
+/// `inFlight` and `highWaterMark` let tests and benchmarks check the bound. A run takes one slot per thread it
+/// computes on (a detector run with two intra-op threads takes two), so with one slot per usable CPU
+/// (`UsableCPUs`) runs in flight never ask for more threads than there are CPUs. An exclusive run (used once per
+/// model to measure its activation memory alone) takes every slot. A cancelled task starts no run: `run` throws
+/// `CancellationError` before it waits and when its turn comes, so cancelling a page stops it after the runs in
+/// flight (`KotenOCR.read`).
 public actor InferenceLimiter {
     /// The most runs allowed at once (≥ 1).
     public let limit: Int
@@ -22,12 +26,13 @@ public actor InferenceLimiter {
         self.limit = max(1, limit)
     }
 
-    /// Runs `body` once a slot is free (all slots when `exclusive`). The slots are returned when `body`
-    /// returns or throws. Throws `CancellationError` instead of running `body` when the task is cancelled
-    /// before or while it waits (its slots pass on to the next waiter).
-    public func run<T: Sendable>(exclusive: Bool = false, _ body: @Sendable () async throws -> T) async throws -> T {
+    /// Runs `body` once `slots` slots are free (at least 1, at most `limit`; all of them when `exclusive`).
+    /// The slots are returned when `body` returns or throws. Throws `CancellationError` instead of running `body`
+    /// when the task is cancelled before or while it waits (its slots pass on to the next waiter).
+    public func run<T: Sendable>(slots wanted: Int = 1, exclusive: Bool = false,
+                                 _ body: @Sendable () async throws -> T) async throws -> T {
         try Task.checkCancellation()
-        let slots = exclusive ? limit : 1
+        let slots = exclusive ? limit : min(limit, max(1, wanted))
         await acquire(slots)
         if Task.isCancelled {
             release(slots)

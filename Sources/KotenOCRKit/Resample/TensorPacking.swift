@@ -50,22 +50,32 @@ public struct PixelNormalisation: Sendable {
 /// `padValue`. The image's height must equal the tensor's.
 public func packImageTensor(_ image: RGBImage, order: ChannelOrder, normalisation: PixelNormalisation,
                             tensorWidth: Int? = nil, padValue: Float = 0) -> Tensor {
-    let w = image.width, h = image.height, tw = max(tensorWidth ?? w, w)
-    var data = [Float](repeating: padValue, count: 3 * h * tw)
+    packImageTensor([image], order: order, normalisation: normalisation, tensorWidth: tensorWidth, padValue: padValue)
+}
+
+/// Packs images of one height into a batch, float32 NCHW [N, 3, height, tensorWidth]: image k is item k, exactly as
+/// `packImageTensor(_:order:normalisation:tensorWidth:padValue:)` packs it alone, right-padded with `padValue` to
+/// `tensorWidth` (at least the widest image). Every image's height must equal the first's.
+func packImageTensor(_ images: [RGBImage], order: ChannelOrder, normalisation: PixelNormalisation,
+                     tensorWidth: Int? = nil, padValue: Float = 0) -> Tensor {
+    let h = images.first?.height ?? 0, tw = max(tensorWidth ?? 0, images.map(\.width).max() ?? 0)
+    var data = [Float](repeating: padValue, count: images.count * 3 * h * tw)
     let source: [Int] = order == .rgb ? [0, 1, 2] : [2, 1, 0]
-    image.pixels.withUnsafeBufferPointer { src in
-        data.withUnsafeMutableBufferPointer { dst in
-            for plane in 0..<3 {
-                let c = source[plane]
-                let table = normalisation.tables[c]
-                table.withUnsafeBufferPointer { lut in
-                    for y in 0..<h {
-                        let rowOut = (plane * h + y) * tw, rowIn = y * w * 3
-                        for x in 0..<w { dst[rowOut + x] = lut[Int(src[rowIn + x * 3 + c])] }
+    data.withUnsafeMutableBufferPointer { dst in
+        for (item, image) in images.enumerated() where image.height == h {
+            let w = image.width
+            image.pixels.withUnsafeBufferPointer { src in
+                for plane in 0..<3 {
+                    let c = source[plane]
+                    normalisation.tables[c].withUnsafeBufferPointer { lut in
+                        for y in 0..<h {
+                            let rowOut = ((item * 3 + plane) * h + y) * tw, rowIn = y * w * 3
+                            for x in 0..<w { dst[rowOut + x] = lut[Int(src[rowIn + x * 3 + c])] }
+                        }
                     }
                 }
             }
         }
     }
-    return Tensor(shape: [1, 3, h, tw], floats: data)
+    return Tensor(shape: [images.count, 3, h, tw], floats: data)
 }

@@ -54,6 +54,25 @@ struct InferenceLimiterTests {
         #expect(await counter.most <= 3)
     }
 
+    @Test("a run of two slots (a detector with two threads) leaves one of three slots to other runs")
+    func slots() async throws {
+        let limiter = InferenceLimiter(limit: 3)
+        let gate = Gate()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await limiter.run(slots: 2) { await gate.wait() } }
+            while await limiter.inFlight < 1 { try await Task.sleep(for: .milliseconds(1)) }
+            for _ in 0..<3 { group.addTask { try await limiter.run { await gate.wait() } } }
+            while await limiter.inFlight < 2 { try await Task.sleep(for: .milliseconds(1)) }
+            try await Task.sleep(for: .milliseconds(50))
+            // The two-slot run and one other hold all three slots; the other two wait (ignoring slots would let 4 in).
+            #expect(await limiter.inFlight == 2)
+            await gate.open()
+            try await group.waitForAll()
+        }
+        // Slots past the limit are clamped: a 9-slot run takes the 3 there are.
+        try await limiter.run(slots: 9) { #expect(await limiter.inFlight == 1) }
+    }
+
     @Test("a real page with 66 lines: recognitions never exceed --jobs 2, and reach it")
     func realPage() async throws {
         let photo = try TestPaths.temporaryDirectory().appendingPathComponent("geppo.png")
@@ -65,5 +84,22 @@ struct InferenceLimiterTests {
         let page = try await engine.read(photo)
         #expect(page.lines.count > 20)
         #expect(await engine.store.limiter.highWaterMark == 2)
+    }
+}
+
+/// Runs that wait until the test opens the gate.
+actor Gate {
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        waiting.forEach { $0.resume() }
+        waiting = []
     }
 }

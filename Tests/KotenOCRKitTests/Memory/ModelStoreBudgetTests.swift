@@ -79,18 +79,20 @@ struct ModelStoreBudgetTests {
         #expect(scene.process.highWaterBytes <= store.budgetBytes)
     }
 
-    @Test("a mode whose largest model cannot fit fails with budgetTooSmall naming what it needs; nothing loads")
+    @Test("a budget below the mode's floor fails with belowFloor naming the floor and its parts; nothing loads")
     func budgetTooSmallForTheMode() async throws {
         let scene = try StoreScene()
         let store = scene.store(budget: 90_000_000)
         let model = try scene.model(.ppocr, "detector")
         // baseline + weights + activations of a typical run + headroom (8 MB at this budget)
-        let needed = StoreScene.baseline + w + 10_000_000 + 8_000_000
-        await #expect(throws: ModelStoreError.budgetTooSmall(mode: .ppocr, neededBytes: needed, budgetBytes: 90_000_000)) {
+        let floor = ModeFloor(mode: .ppocr, baselineBytes: StoreScene.baseline, model: "ppocr/detector", weightBytes: w,
+                              activationBytes: 10_000_000, headroomBytes: 8_000_000)
+        #expect(floor.bytes == StoreScene.baseline + w + 10_000_000 + 8_000_000)
+        await #expect(throws: ModelStoreError.belowFloor(floor, budgetBytes: 90_000_000)) {
             try await store.touch(model)
         }
-        let text = ModelStoreError.budgetTooSmall(mode: .ppocr, neededBytes: needed, budgetBytes: 90_000_000).description
-        #expect(text.contains("needs about 98.0 MB") && text.contains("budget is 90.0 MB"))
+        let text = ModelStoreError.belowFloor(floor, budgetBytes: 90_000_000).description
+        #expect(text.contains("floor is 98.0 MB") && text.contains("in 90.0 MB") && text.contains("ppocr/detector: 30.0 MB weights + 10.0 MB activations"))
         #expect(scene.process.loads.isEmpty)
         #expect(store.state(of: model) == .unloaded)
     }

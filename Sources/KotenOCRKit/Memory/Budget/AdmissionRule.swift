@@ -20,9 +20,4 @@ struct AdmissionRule: Sendable, Equatable {
     func fits(_ bytes: Int, resident: Int, reserved: Int) -> Bool {
         needed(bytes, resident: resident, reserved: reserved) <= budgetBytes
     }
-
-    /// The least a mode needs: the runtime `baseline`, its largest single model's weights and activations
-    /// (`largestFootprint`; models may be released and reloaded between stages, so they need not all be resident
-    /// at once), and the headroom.
-    func minimum(baseline: Int, largestFootprint: Int) -> Int { baseline + largestFootprint + headroomBytes }
 }

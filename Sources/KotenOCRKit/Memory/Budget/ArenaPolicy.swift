@@ -1,12 +1,13 @@
-/// When ONNX Runtime's CPU memory arena is used (`SessionOptions.arena`). Where it is on, it is shrunk after
-/// every run.
+/// When ONNX Runtime's CPU memory arena is used (`SessionOptions.arena`). Where it is on, a stage's last run hands
+/// it back, and every run does while memory is tight (`MemoryTightness`: a tight budget, or pressure).
 ///
-/// Measured here (docs/performance.md): off for the page-sized detector run, whose activations dominate the peak
-/// and must go back to the system as soon as they are freed; on for the many small recognition runs, where
-/// allocating through the system for every tensor cost more kernel time than the inference itself.
+/// Measured here (docs/performance.md, "System time"): off for the page-sized detector run, whose activations
+/// dominate the peak and must go back to the system as soon as they are freed; on for the many small recognition
+/// runs, where allocating through the system for every tensor cost more kernel time than the inference itself —
+/// with batched runs, 28 s instead of 10 s of recognition for a 12 MP photo's 65 lines (two runs in flight, both
+/// cores faulting pages in and out) — so a tight budget keeps the arena and hands it back after each run instead.
 public enum ArenaPolicy: Sendable, Hashable {
-    /// `.recognitionOnly`, or `.never` when the engine runs under an explicit memory budget below the
-    /// machine's memory (the arena of concurrent recognitions keeps tens of MB that a tight budget needs).
+    /// `.recognitionOnly` (under a tight budget too: its runs hand the arena back, `MemoryTightness`).
     case automatic
     /// Never: every tensor is allocated from and returned to the system (least memory, most kernel time).
     case never
@@ -15,10 +16,9 @@ public enum ArenaPolicy: Sendable, Hashable {
     /// For every model.
     case always
 
-    /// The policy with `.automatic` resolved for a store given `explicitBudget` in bytes (nil: none was set).
-    func resolved(explicitBudget: Int?) -> ArenaPolicy {
-        guard self == .automatic else { return self }
-        return (explicitBudget.map { $0 < ProcessMemory.physicalBytes } ?? false) ? .never : .recognitionOnly
+    /// The policy with `.automatic` resolved.
+    func resolved() -> ArenaPolicy {
+        self == .automatic ? .recognitionOnly : self
     }
 
     /// Whether a model of `stage` runs with the CPU arena.

@@ -15,6 +15,12 @@ public enum MemoryBudget {
         return physical
     }
 
+    /// Whether `explicitBudget` (bytes; nil: none was set) is a tight one: set, and below the machine's memory.
+    /// Under a tight budget every run that has ONNX Runtime's arena hands it back when it ends (`MemoryTightness`).
+    public static func isTight(explicit explicitBudget: Int?) -> Bool {
+        explicitBudget.map { $0 < ProcessMemory.physicalBytes } ?? false
+    }
+
     /// Parses a size as a person types it: "200MB", "1.5GB", "512MiB", "300000000" (bytes). Decimal units
     /// (kB, MB, GB) are powers of 1000, binary ones (KiB, MiB, GiB) powers of 1024. Returns nil for anything else
     /// or ≤ 0. Used by the command lines (`koten-ocr --memory-budget`, `koten-ocr-bench --budget`); the engine

@@ -79,13 +79,16 @@ public final class MemoryPressureMonitor: @unchecked Sendable {
         Task { await self.release(for: event) }
     }
 
-    /// Releases inactive modes' models and free allocator pages now, and reports it.
+    /// Releases inactive modes' models, free allocator pages and clean library pages (`MappedLibraryPages`) now, and
+    /// reports it.
     @discardableResult
     public func release(for event: MemoryPressureEvent) async -> PressureRelease {
         let start = Date()
         let before = ResidentReader.bytes()
+        MemoryTightness.notePressure()
         let released = await store.releaseInactive(reason: "memory pressure (\(event.source), \(event.level.rawValue))")
         AllocatorPolicy.trim()
+        MappedLibraryPages.release()
         let report = PressureRelease(event: event, releasedModelBytes: released, residentBefore: before,
                                      residentAfter: ResidentReader.bytes(), seconds: Date().timeIntervalSince(start))
         let obs = lock.withLock { () -> [@Sendable (PressureRelease) -> Void] in

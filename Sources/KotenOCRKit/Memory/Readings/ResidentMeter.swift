@@ -9,12 +9,24 @@ protocol ResidentMeter: Sendable {
     /// Runs `body` and returns its result with the highest resident bytes seen while it ran (its final
     /// reading included). Rethrows what `body` throws.
     func peak<T>(during body: () throws -> T) rethrows -> (value: T, peakBytes: Int)
+    /// Returns what the process holds without needing it — the allocator's free pages, clean library pages — before
+    /// the store refuses for want of room (the lean path's last step). Nothing by default.
+    func returnFreeMemory()
+}
+
+extension ResidentMeter {
+    func returnFreeMemory() {}
 }
 
 /// This process: `ResidentReader` (/proc/self/statm on Linux, the footprint elsewhere), sampled by a
 /// `PeakSampler` thread during a measured run.
 struct ProcessResidentMeter: ResidentMeter {
     func residentBytes() -> Int { ResidentReader.bytes() }
+
+    func returnFreeMemory() {
+        AllocatorPolicy.trim()
+        MappedLibraryPages.release()
+    }
 
     func peak<T>(during body: () throws -> T) rethrows -> (value: T, peakBytes: Int) {
         let sampler = PeakSampler()

@@ -22,6 +22,23 @@ public enum ResidentReader {
         #endif
     }
 
+    /// The whole text of a /proc file (read to its end: procfs files report no size, and Foundation's file reading
+    /// stops after the first page of them), nil if it cannot be read.
+    package static func procText(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { return nil }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     #if os(Linux)
     /// A "kB" field of /proc/self/status (e.g. "VmHWM:", "VmRSS:") in bytes, read with one small read and no
     /// string conversion of the whole file; 0 if absent.

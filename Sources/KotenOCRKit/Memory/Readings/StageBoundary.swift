@@ -2,7 +2,9 @@
 /// encloses it, the C allocator's free pages go back to the system (`AllocatorPolicy.trim()`), whether the stage
 /// succeeded or threw — so the next stage, or the next page's detector, starts from what is live
 /// (docs/memory-design.md, "What dominates peak memory": return a stage's activation memory before the next stage
-/// starts).
+/// starts). Measured (docs/performance.md, "System time"): a trim costs about a millisecond and returns tens of MB
+/// that glibc keeps otherwise (libvips' freed decode buffers, a session load's scratch), so it stays at every
+/// boundary; what cost system time was the arena shrunk after every run (`MemoryTightness`).
 ///
 /// `PipelineStage.measure` applies it to the page's stages (`PipelineStage.returnsFreedMemory`: detect, decode,
 /// recognise, order), so pipelines do not call `AllocatorPolicy.trim()` themselves. A stage nested in another

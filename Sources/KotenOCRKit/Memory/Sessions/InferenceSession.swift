@@ -147,10 +147,9 @@ final class InferenceSession: @unchecked Sendable {
         }
     }
 
-    /// Wraps each input's Swift storage as an OrtValue for the duration of `body`. This copies every input
-    /// tensor on every run: `case .float32(var data)` binds a second reference to the tensor's array, so
-    /// `withUnsafeMutableBytes` makes a unique copy first (about 20 MB for RTMDet's 3×1280×1280 float32 input).
-    /// Reading it through `withUnsafeBytes` would avoid the copy; that fix belongs to the speed work.
+    /// Wraps each input's Swift storage as an OrtValue for the duration of `body`, in place: no copy. (ONNX Runtime
+    /// takes a mutable pointer but never writes an input; asking the array for mutable bytes would copy a
+    /// page-sized tensor, since the caller's `Tensor` still holds it.)
     private func withValues<R>(_ rest: ArraySlice<(String, Tensor)>, into values: inout [OpaquePointer?],
                                _ body: ([OpaquePointer?]) throws -> R) throws -> R {
         guard let (name, tensor) = rest.first else { return try body(values) }
@@ -158,21 +157,15 @@ final class InferenceSession: @unchecked Sendable {
         var shape = tensor.shape.map { Int64($0) }
         var value: OpaquePointer?
         let create = try ORT.fn(api.CreateTensorWithDataAsOrtValue, "CreateTensorWithDataAsOrtValue")
+        func wrap(_ raw: UnsafeRawBufferPointer, _ type: ONNXTensorElementDataType) throws -> R {
+            try ORT.check(create(memoryInfo, UnsafeMutableRawPointer(mutating: raw.baseAddress), raw.count, &shape, shape.count,
+                                 type, &value), "CreateTensor(\(name))")
+            values.append(value)
+            return try withValues(rest.dropFirst(), into: &values, body)
+        }
         switch tensor.elements {
-        case .float32(var data):
-            return try data.withUnsafeMutableBytes { raw in
-                try ORT.check(create(memoryInfo, raw.baseAddress, raw.count, &shape, shape.count,
-                                     ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT, &value), "CreateTensor(\(name))")
-                values.append(value)
-                return try withValues(rest.dropFirst(), into: &values, body)
-            }
-        case .int64(var data):
-            return try data.withUnsafeMutableBytes { raw in
-                try ORT.check(create(memoryInfo, raw.baseAddress, raw.count, &shape, shape.count,
-                                     ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64, &value), "CreateTensor(\(name))")
-                values.append(value)
-                return try withValues(rest.dropFirst(), into: &values, body)
-            }
+        case .float32(let data): return try data.withUnsafeBytes { try wrap($0, ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT) }
+        case .int64(let data): return try data.withUnsafeBytes { try wrap($0, ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64) }
         }
     }
 

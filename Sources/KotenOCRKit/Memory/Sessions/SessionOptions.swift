@@ -15,9 +15,9 @@ public struct SessionOptions: Sendable, Hashable {
     /// Threads used inside one operator (ORT intra-op) for classification and recognition, whose runs go
     /// in parallel through the inference limiter. ≥ 1.
     public var intraOpThreads: Int = 1
-    /// Intra-op threads for detection: one page-sized run at a time, so it gets the machine's cores
-    /// (at most 4). ≥ 1.
-    public var detectionThreads: Int = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    /// Intra-op threads for detection: one page-sized run at a time, so it gets the usable CPUs (`UsableCPUs`:
+    /// affinity mask and cgroup quota, at most 8). ≥ 1. Its run takes as many inference-limiter slots.
+    public var detectionThreads: Int = min(8, UsableCPUs.count)
     /// Threads used across independent operators (ORT inter-op). ≥ 1.
     public var interOpThreads: Int = 1
     /// When ORT's CPU memory arena is used (the memory wing's rule, `Memory/Budget/ArenaPolicy.swift`).
@@ -37,15 +37,18 @@ public struct SessionOptions: Sendable, Hashable {
         self.graphOptimisation = graphOptimisation
     }
 
-    /// The options with the arena policy resolved for a store given `explicitBudget` (nil: none was set).
-    func resolved(explicitBudget: Int?) -> SessionOptions {
+    /// The options with the arena policy resolved (`ArenaPolicy.automatic`).
+    func resolved() -> SessionOptions {
         var copy = self
-        copy.arena = arena.resolved(explicitBudget: explicitBudget)
+        copy.arena = arena.resolved()
         return copy
     }
 
     /// Whether a model of `stage` runs with the CPU arena.
     func usesArena(for stage: ModelStage) -> Bool { arena.usesArena(for: stage) }
+
+    /// The intra-op threads of a model of `stage` (also the inference-limiter slots each of its runs takes).
+    func threads(for stage: ModelStage) -> Int { stage == .detection ? detectionThreads : intraOpThreads }
 
     /// Creates an `OrtSessionOptions` for a model of `stage`; the caller releases it with `ReleaseSessionOptions`.
     func makeHandle(for stage: ModelStage) throws -> OpaquePointer {
@@ -55,7 +58,7 @@ public struct SessionOptions: Sendable, Hashable {
         try ORT.check(try ORT.fn(api.CreateSessionOptions, "CreateSessionOptions")(&options), "CreateSessionOptions")
         guard let options else { throw InferenceError.ortFailure(call: "CreateSessionOptions", code: -1, message: "nil") }
         do {
-            let threads = stage == .detection ? detectionThreads : intraOpThreads
+            let threads = threads(for: stage)
             try ORT.check(try ORT.fn(api.SetIntraOpNumThreads, "SetIntraOpNumThreads")(options, Int32(threads)),
                           "SetIntraOpNumThreads")
             if threads > 1 {

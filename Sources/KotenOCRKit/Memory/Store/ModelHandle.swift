@@ -13,25 +13,32 @@ public struct ModelHandle: Sendable {
 
     /// Runs the model on `inputs` (by name), within the inference limiter and the store's admission. The model's
     /// first run measures its activation peak (alone, holding every limiter slot) and records it with the store;
-    /// the budget estimates other input sizes from it per input element.
+    /// the budget estimates other input sizes from it per input element. `releaseArena`: the last run of a stage
+    /// hands ONNX Runtime's CPU arena back to the system after it (runs do so anyway while memory is tight,
+    /// `MemoryTightness`). The inputs are passed to ONNX Runtime in place, never copied.
     /// Throws `InferenceError` with ONNX Runtime's message, `CancellationError` when the task is cancelled before
     /// the run starts (the limiter checks before and after waiting for a slot).
-    public func run(_ inputs: [String: Tensor], outputNames: [String]? = nil) async throws -> [String: Tensor] {
-        try await run(inputs, outputNames: outputNames) { views in try views.mapValues { try $0.copy() } }
+    public func run(_ inputs: [String: Tensor], outputNames: [String]? = nil,
+                    releaseArena: Bool = false) async throws -> [String: Tensor] {
+        try await run(inputs, outputNames: outputNames, releaseArena: releaseArena) { views in try views.mapValues { try $0.copy() } }
     }
 
     /// Runs the model and hands `consume` the outputs in place, in ONNX Runtime's buffers (valid only during
-    /// the call, on the inference thread): a large output is read without a copy. Same limiter, admission and
-    /// measurement as `run(_:outputNames:)`.
-    public func run<R: Sendable>(_ inputs: [String: Tensor], outputNames: [String]? = nil,
+    /// the call, on the inference thread): a large output is read without a copy. Same limiter, admission,
+    /// measurement and arena release as `run(_:outputNames:releaseArena:)`. The run takes one limiter slot per
+    /// intra-op thread of the model's stage (`SessionOptions.threads(for:)`).
+    public func run<R: Sendable>(_ inputs: [String: Tensor], outputNames: [String]? = nil, releaseArena: Bool = false,
                                  consume: @escaping @Sendable ([String: TensorView]) throws -> R) async throws -> R {
         let elements = inputs.values.reduce(0) { $0 + $1.elementCount }
         let measure = await store.shouldMeasure(descriptor)
         let session = self.session, meter = store.meter
-        let shrink = store.sessionOptions.usesArena(for: descriptor.stage)
+        let options = store.sessionOptions, stage = descriptor.stage
         let outcome: (R, Int, Int)
         do {
-            outcome = try await store.limiter.run(exclusive: measure) { [store, descriptor] () async throws -> (R, Int, Int) in
+            outcome = try await store.limiter.run(slots: options.threads(for: stage), exclusive: measure) {
+                [store, descriptor] () async throws -> (R, Int, Int) in
+                // Decided when the run starts: pressure may have come while it waited.
+                let shrink = options.usesArena(for: stage) && (releaseArena || MemoryTightness.isTight)
                 let reserved = try await store.admit(descriptor, inputElements: elements)
                 let result = await withCheckedContinuation { continuation in
                     // ORT's Run blocks its thread: it runs on the inference queue, not on Swift's cooperative pool,

@@ -29,17 +29,23 @@ public struct ModelStateChange: Sendable, Equatable, CustomStringConvertible {
 final class ModelStateTable: @unchecked Sendable {
     private let lock = NSLock()
     private var states: [String: ModelState] = [:]
+    private var residentBytes: [String: Int] = [:]
     private var observers: [UUID: AsyncStream<ModelStateChange>.Continuation] = [:]
 
     func state(of model: String) -> ModelState { lock.withLock { states[model] ?? .unloaded } }
+
+    /// The measured resident bytes of the models loaded now (readable while the store is busy).
+    func loadedBytes() -> Int { lock.withLock { residentBytes.values.reduce(0, +) } }
 
     func snapshot() -> [String: ModelState] { lock.withLock { states } }
 
     /// Lists `model` as `unloaded` unless the table knows it (no change is streamed).
     func note(_ model: String) { lock.withLock { if states[model] == nil { states[model] = .unloaded } } }
 
-    func set(_ model: String, _ state: ModelState) {
+    /// Sets `model`'s state; a `.loaded` model weighs `bytes` until it leaves that state.
+    func set(_ model: String, _ state: ModelState, bytes: Int = 0) {
         lock.withLock {
+            residentBytes[model] = state == .loaded ? bytes : nil
             guard states[model] != state else { return }
             states[model] = state
             for c in observers.values { c.yield(ModelStateChange(model: model, state: state)) }

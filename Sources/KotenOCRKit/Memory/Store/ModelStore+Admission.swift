@@ -5,19 +5,27 @@ import Foundation
 ///
 /// When they do not fit, least-recently-used idle models of other modes are evicted; if it still does not fit,
 /// the caller waits for runs in flight to finish (rather than evicting a model of its own mode that the next
-/// line will need again); with nothing in flight, idle models of its own mode are evicted; and if it still does
-/// not fit, it fails with `ModelStoreError.budgetTooSmall` — the process never runs past the budget knowingly.
+/// line will need again); with nothing in flight, idle models of its own mode are evicted, then the memory the
+/// process holds without needing it is returned (free heap pages, clean library pages); and if it still does not
+/// fit, it fails with `ModelStoreError.budgetTooSmall` — the process never runs past the budget knowingly. (A
+/// budget below the mode's floor is refused before anything loads: `ModelStoreError.belowFloor`.)
 /// Loads wait until no run is in flight (`quiet`), so a load's measured cost is its own.
 extension ModelStore {
     /// Waits until `bytes` more fit under the budget (evicting idle models as needed) or throws. With `quiet`,
     /// also waits until no run is in flight.
     func waitForRoom(_ bytes: Int, for d: ModelDescriptor, quiet: Bool = false) async throws {
+        var returnedFree = false
         while true {
             let inFlight = reservedActivationBytes > 0
             if !(quiet && inFlight) {
                 makeRoom(for: bytes + reservedActivationBytes + headroomBytes, loading: d, ownMode: !inFlight)
                 let current = meter.residentBytes()
                 if rule.fits(bytes, resident: current, reserved: reservedActivationBytes) { return }
+                if !inFlight && !returnedFree {
+                    meter.returnFreeMemory()
+                    returnedFree = true
+                    continue
+                }
                 if !inFlight {
                     throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: rule.needed(bytes, resident: current, reserved: 0),
                                                          budgetBytes: budgetBytes)
@@ -67,5 +75,27 @@ extension ModelStore {
             emit(.evicted(model: victim.descriptor.id, residentBytes: victim.residentBytes, forModel: d.id))
             AllocatorPolicy.trim()
         }
+    }
+}
+
+extension ModelStore {
+    /// After a check loaded `models` (a mode's, in the order its page uses them): keeps them loaded for the pages
+    /// (each model loaded once per process) as long as the budget still has room beside them for the largest run
+    /// of any of them (its activation estimate at its typical input) and the headroom; otherwise releases idle ones,
+    /// the last used by a page first, until it has. Returns the bytes released.
+    @discardableResult
+    public func keepWhatFits(_ models: [ModelDescriptor]) -> Int {
+        let largestRun = models.map { activationEstimate($0, inputElements: $0.typicalInputElements) }.max() ?? 0
+        var released = 0
+        for d in models.reversed() where rule.needed(largestRun, resident: meter.residentBytes(), reserved: reservedActivationBytes) > budgetBytes {
+            guard let e = entries[d.id], e.leases == 0 else { continue }
+            entries[d.id] = nil
+            released += e.residentBytes
+            modelStates.set(d.id, .evicted)
+            emit(.released(model: d.id, residentBytes: e.residentBytes,
+                           reason: "checked before the first page; no room to keep it beside the mode's largest run"))
+            AllocatorPolicy.trim()
+        }
+        return released
     }
 }

@@ -27,6 +27,9 @@ public actor ModelStore {
     nonisolated let rule: AdmissionRule
     /// Each model's lifecycle state.
     nonisolated let modelStates = ModelStateTable()
+    /// Whether the store was given a tight budget (`MemoryBudget.isTight`): every run hands its arena back while it
+    /// exists (`MemoryTightness`).
+    nonisolated let hasTightBudget: Bool
 
     struct Entry {
         let descriptor: ModelDescriptor
@@ -56,8 +59,12 @@ public actor ModelStore {
     /// limit or physical memory). Throws `InferenceError` if ONNX Runtime cannot start.
     public init(budgetBytes: Int? = nil, sessionOptions: SessionOptions = SessionOptions(),
                 limiter: InferenceLimiter = InferenceLimiter()) throws {
+        let loader = try ORTSessionLoader()
+        // The library pages start-up touched (ONNX Runtime's kernel registrations above all) are unmapped before the
+        // baseline is read: a page is charged for the code it uses (MappedLibraryPages).
+        MappedLibraryPages.release()
         self.init(budgetBytes: budgetBytes, sessionOptions: sessionOptions, limiter: limiter,
-                  loader: try ORTSessionLoader(), meter: ProcessResidentMeter())
+                  loader: loader, meter: ProcessResidentMeter())
     }
 
     /// Creates a store whose sessions come from `loader` and whose memory readings come from `meter` (the
@@ -66,13 +73,17 @@ public actor ModelStore {
          loader: any SessionLoading, meter: any ResidentMeter) {
         let budget = budgetBytes ?? MemoryBudget.automatic()
         self.budgetBytes = budget
-        self.sessionOptions = sessionOptions.resolved(explicitBudget: budgetBytes)
+        self.sessionOptions = sessionOptions.resolved()
         self.limiter = limiter
         self.loader = loader
         self.meter = meter
         self.rule = AdmissionRule(budgetBytes: budget)
         self.baselineBytes = meter.residentBytes()
+        self.hasTightBudget = MemoryBudget.isTight(explicit: budgetBytes)
+        if hasTightBudget { MemoryTightness.enterTightBudget() }
     }
+
+    deinit { if hasTightBudget { MemoryTightness.leaveTightBudget() } }
 
     // MARK: - Modes
 
@@ -89,6 +100,9 @@ public actor ModelStore {
 
     public var currentMode: OCRMode? { activeMode }
 
+    /// The models registered for (or used by) `mode`.
+    func registeredModels(of mode: OCRMode) -> [ModelDescriptor] { registered[mode] ?? [] }
+
     /// Loads every registered model of `mode` now (instead of lazily on first use).
     public func preload(_ mode: OCRMode) async throws {
         for d in registered[mode] ?? [] {
@@ -103,6 +117,9 @@ public actor ModelStore {
     /// Sum of the measured resident bytes of loaded models.
     public func residentModelBytes() -> Int { entries.values.reduce(0) { $0 + $1.residentBytes } }
 
+    /// The same, readable from any thread without waiting for the store (benchmarks read it at stage boundaries).
+    package nonisolated func loadedModelBytesNow() -> Int { modelStates.loadedBytes() }
+
     /// The measured activation peak of a model for an input size, if any.
     public func activationPeak(of model: String, inputElements: Int) -> Int? { activationPeaks[model]?[inputElements] }
 
@@ -110,10 +127,15 @@ public actor ModelStore {
     /// plus the headroom kept for page buffers
     /// (a model may be released and reloaded between stages, so the models need not all be resident at once).
     /// Uses measured figures where they exist, estimates otherwise.
-    public func minimumRequirement(of mode: OCRMode) -> Int {
-        let models = registered[mode] ?? []
-        let largest = models.map { footprint($0) }.max() ?? 0
-        return rule.minimum(baseline: baselineBytes, largestFootprint: largest)
+    public func minimumRequirement(of mode: OCRMode) -> Int { floor(of: mode).bytes }
+
+    /// The floor of `mode` (`ModeFloor`): the baseline, its largest model's weights and activations, the headroom.
+    public func floor(of mode: OCRMode) -> ModeFloor {
+        let largest = (registered[mode] ?? []).max { footprint($0) < footprint($1) }
+        return ModeFloor(mode: mode, baselineBytes: baselineBytes, model: largest?.id ?? "none",
+                         weightBytes: largest.map(residentEstimate) ?? 0,
+                         activationBytes: largest.map { activationEstimate($0, inputElements: $0.typicalInputElements) } ?? 0,
+                         headroomBytes: headroomBytes)
     }
 
     func residentEstimate(_ d: ModelDescriptor) -> Int {
@@ -189,10 +211,8 @@ public actor ModelStore {
             registered[d.mode, default: []].append(d)
             modelStates.note(d.id)
         }
-        let minimum = minimumRequirement(of: d.mode)
-        if minimum > budgetBytes {
-            throw ModelStoreError.budgetTooSmall(mode: d.mode, neededBytes: minimum, budgetBytes: budgetBytes)
-        }
+        let floor = floor(of: d.mode)
+        if floor.bytes > budgetBytes { throw ModelStoreError.belowFloor(floor, budgetBytes: budgetBytes) }
         // Room for the weights now; each run asks for its activations (for its real input size) when it starts.
         try await waitForRoom(residentEstimate(d), for: d, quiet: true)
         if let e = entries[d.id] {  // loaded by another task while this one waited
@@ -211,7 +231,7 @@ public actor ModelStore {
         }
         measuredResident[d.id] = loaded.residentBytes
         entries[d.id] = Entry(descriptor: d, session: loaded.session, residentBytes: loaded.residentBytes, lastUse: tick(), leases: 1)
-        modelStates.set(d.id, .loaded)
+        modelStates.set(d.id, .loaded, bytes: loaded.residentBytes)
         emit(.loaded(model: d.id, residentBytes: loaded.residentBytes, fileBytes: d.fileBytes, seconds: Date().timeIntervalSince(start)))
         return loaded.session
     }

@@ -23,14 +23,19 @@ public enum ModelStoreEvent: Sendable, Equatable, CustomStringConvertible {
 
 /// Why the store refused to load a model.
 public enum ModelStoreError: Error, Equatable, CustomStringConvertible {
-    /// The mode's models and largest activation need more than the budget allows, even with every other
-    /// mode released.
+    /// The budget is below the mode's floor (`ModeFloor`: baseline + its largest stage + headroom): nothing loads.
+    case belowFloor(ModeFloor, budgetBytes: Int)
+    /// What is resident now, the next model's weights or activations and the headroom need more than the budget,
+    /// even after every idle model that may go went and free memory was returned (the floor itself fits).
     case budgetTooSmall(mode: OCRMode, neededBytes: Int, budgetBytes: Int)
     /// A model file is missing.
     case missingModel(path: String)
 
     public var description: String {
         switch self {
+        case .belowFloor(let floor, let budget):
+            return "mode \(floor.mode) cannot read a page in \(formatBytes(budget)): its floor is \(floor); "
+                + "raise --memory-budget to at least \(formatBytes(floor.bytes))"
         case .budgetTooSmall(let mode, let needed, let budget):
             return "mode \(mode) needs about \(formatBytes(needed)) (what is resident, the next model's weights or "
                 + "activations, and headroom for page buffers) but the memory budget is \(formatBytes(budget)); raise --memory-budget"

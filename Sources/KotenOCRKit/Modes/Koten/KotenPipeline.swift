@@ -46,21 +46,19 @@ public struct KotenPipeline: ModePipeline {
 
     public func read(_ given: ImageSource, store: ModelStore, limit: Int) async throws -> PageResult {
         let source = pageRotation.map { given.turnedUpright(from: $0) } ?? given
-        let (detections, page, image) = try await ReferencePage.detect(source, with: detector, store: store)
+        let (detections, image) = try await ReferencePage.detect(source, with: detector, store: store)
         try await prepare(store: store)  // after detection: a lazy first page loads the recogniser only now
         var tree = try PipelineStage.order.measure {
-            try KotenPage.orderedPage(detections: detections, imageWidth: page.width, imageHeight: page.height,
+            try KotenPage.orderedPage(detections: detections, imageWidth: image.width, imageHeight: image.height,
                                       imageName: image.name, style: readingOrder)
         }
-        let reader = self.reader
         let lines = KotenPage.recognitionLines(in: tree)
         LineProgress.found(lines.count)
+        let crops = try ReferencePage.lineImages(source, lines: lines, image: image)
+        let reader = self.reader
         let readings = try await PipelineStage.recognise.measure {
-            try await KotenRecognition.read(lines: lines, imageWidth: page.width,
-                                            imageHeight: page.height, maxConcurrentReads: limit) { crop in
-                let text = try await reader.read(crop, of: page, store: store)
-                LineProgress.lineRead()
-                return text
+            try await KotenRecognition.read(lines: lines, imageWidth: image.width, imageHeight: image.height) { boxes in
+                try await reader.read(boxes.map { crops.region($0) }, store: store, limit: limit)
             }
         }
         tree.setLineStrings(readings.map(\.text))

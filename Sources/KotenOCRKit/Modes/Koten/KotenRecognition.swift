@@ -11,9 +11,16 @@ public enum KotenRecognition {
         lines: [RecognitionLine], imageWidth: Int, imageHeight: Int, maxConcurrentReads: Int = 1,
         reader: @escaping @Sendable (PixelBox) async throws -> Reading
     ) async throws -> [Reading] {
-        let crops = lines.map { LineCrop.clamped($0.box, imageWidth: imageWidth, imageHeight: imageHeight) }
-        return try await boundedMap(crops, limit: maxConcurrentReads) { crop in
-            LineCrop.isEmpty(crop) ? .empty : try await reader(crop)
+        try await read(lines: lines, imageWidth: imageWidth, imageHeight: imageHeight) { crops in
+            try await boundedMap(crops, limit: maxConcurrentReads) { try await reader($0) }
         }
+    }
+
+    /// The same, the non-empty crops handed to `readAll` at once (in line order), so the pipeline's reader can run
+    /// them in batches (`LineReader.read(_:store:limit:)`). `readAll` returns one reading per crop, in order.
+    static func read<Reading: LineReading>(lines: [RecognitionLine], imageWidth: Int, imageHeight: Int,
+                                           readAll: ([PixelBox]) async throws -> [Reading]) async throws -> [Reading] {
+        let crops = lines.map { LineCrop.clamped($0.box, imageWidth: imageWidth, imageHeight: imageHeight) }
+        return try await LineCrop.readNonEmpty(crops, readAll)
     }
 }

@@ -24,8 +24,11 @@ public enum RTMDetDetector {
 
     /// The `input` tensor for a decoded page: float32 [1,3,N,N], BGR, `PixelNormalisation.rtmdet`.
     public static func inputTensor(_ page: RGBImage, inputSide: Int) -> Tensor {
-        packImageTensor(PaddedSquarePage.resized(page, inputSide: inputSide), order: .bgr, normalisation: .rtmdet)
+        packed(PaddedSquarePage.resized(page, inputSide: inputSide))
     }
+
+    /// The `input` tensor from the page already resized to N×N.
+    static func packed(_ resized: RGBImage) -> Tensor { packImageTensor(resized, order: .bgr, normalisation: .rtmdet) }
 
     /// RTMDet on `model` as the `koten` mode's detection stage: the lines of a page (image pixels of the
     /// upright page; y may be negative), rows kept when the float32 score > float32(`scoreThreshold`).
@@ -33,8 +36,9 @@ public enum RTMDetDetector {
     /// `DetectorOutputError`.
     public static func detector(model: ModelDescriptor, scoreThreshold: Float = 0.3) -> PaddedSquareDetector<KotenDetection> {
         let path = model.url.path
-        return PaddedSquareDetector(model: model, inputSide: signature) { handle, image, n, paddedSize in
-            let out = try await handle.run(["input": inputTensor(image, inputSide: n)], outputNames: ["dets"])
+        return PaddedSquareDetector(model: model, inputSide: signature, inputs: { resized, _ in
+            ["input": packed(resized)]
+        }, outputNames: ["dets"]) { out, n, paddedSize in
             guard let dets = out["dets"]?.floats else {
                 throw ModelError.invalidFile(path: path, reason: "\(what) returned no dets")
             }

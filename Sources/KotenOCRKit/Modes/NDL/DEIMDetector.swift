@@ -38,8 +38,11 @@ public enum DEIMDetector {
 
     /// The `images` tensor for a decoded page: float32 [1,3,N,N], RGB, `PixelNormalisation.deim`.
     public static func inputTensor(_ page: RGBImage, inputSide: Int) -> Tensor {
-        packImageTensor(PaddedSquarePage.resized(page, inputSide: inputSide), order: .rgb, normalisation: .deim)
+        packed(PaddedSquarePage.resized(page, inputSide: inputSide))
     }
+
+    /// The `images` tensor from the page already resized to N×N.
+    static func packed(_ resized: RGBImage) -> Tensor { packImageTensor(resized, order: .rgb, normalisation: .deim) }
 
     /// DEIM on `model` as the `ndl` mode's detection stage: the layout of a page (image pixels of the upright
     /// page), rows kept when score > `scoreThreshold` (the reference's `--det-conf-threshold`).
@@ -47,11 +50,10 @@ public enum DEIMDetector {
     /// `DetectorOutputError`.
     public static func detector(model: ModelDescriptor, scoreThreshold: Float = 0.25) -> PaddedSquareDetector<NDLDetection> {
         let path = model.url.path
-        return PaddedSquareDetector(model: model, inputSide: { try signature($0).inputSide }) { handle, image, n, paddedSize in
-            let out = try await handle.run([
-                "images": inputTensor(image, inputSide: n),
-                "orig_target_sizes": Tensor(shape: [1, 2], int64s: [Int64(n), Int64(n)]),
-            ])
+        return PaddedSquareDetector(model: model, inputSide: { try signature($0).inputSide }, inputs: { resized, n in
+            ["images": packed(resized),
+             "orig_target_sizes": Tensor(shape: [1, 2], int64s: [Int64(n), Int64(n)])]
+        }, outputNames: nil) { out, n, paddedSize in
             guard let labels = out["labels"]?.int64s, let boxes = out["boxes"]?.floats, let scores = out["scores"]?.floats else {
                 throw ModelError.invalidFile(path: path, reason: "\(what) returned no labels, boxes or scores")
             }

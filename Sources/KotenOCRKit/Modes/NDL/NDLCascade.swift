@@ -25,12 +25,22 @@ public enum NDLCascade {
         lines: [RecognitionLine], imageWidth: Int, imageHeight: Int, maxConcurrentReads: Int = 1,
         reader: @escaping @Sendable (CascadeModel, PixelBox) async throws -> Reading
     ) async throws -> [Reading] {
+        try await read(lines: lines, imageWidth: imageWidth, imageHeight: imageHeight) { model, crops in
+            try await boundedMap(crops, limit: maxConcurrentReads) { try await reader(model, $0) }
+        }
+    }
+
+    /// The cascade as `read(lines:imageWidth:imageHeight:maxConcurrentReads:reader:)`, each step's crops handed
+    /// to `readAll` at once (the non-empty ones, in the reference's order), so the pipeline's readers can run them in
+    /// batches (`LineReader.read(_:store:limit:)`). `readAll` returns one reading per crop, in order.
+    static func read<Reading: LineReading>(
+        lines: [RecognitionLine], imageWidth: Int, imageHeight: Int,
+        readAll: @escaping @Sendable (CascadeModel, [PixelBox]) async throws -> [Reading]
+    ) async throws -> [Reading] {
         let crops = lines.map { LineCrop.clamped($0.box, imageWidth: imageWidth, imageHeight: imageHeight) }
         var results = [Reading](repeating: .empty, count: lines.count)
         func stage(_ model: CascadeModel, _ crops: [PixelBox]) async throws -> [Reading] {
-            try await boundedMap(crops, limit: maxConcurrentReads) { crop in
-                LineCrop.isEmpty(crop) ? .empty : try await reader(model, crop)
-            }
+            try await LineCrop.readNonEmpty(crops) { try await readAll(model, $0) }
         }
         var to50 = lines.indices.filter { lines[$0].charCountClass == 2 }
         var to100 = lines.indices.filter { lines[$0].charCountClass != 2 && lines[$0].charCountClass != 3 }

@@ -6,9 +6,9 @@ import Foundation
 /// tree and reading order (`NDLPage.orderedPage`) → the three-recogniser PARSeq cascade
 /// (`NDLCascade.read`) on crops of the page → `PageResult` with per-character probabilities, and the
 /// ordered tree (`PageResult.reference`) for NDL XML / TXT / JSON byte for byte as NDL writes them.
-/// The detector's input tensor is gone before recognition; the decoded page stays until the last line is
-/// read (the cascade may crop a line several times); lines are read at most `limit` at a time, every run
-/// through the store's inference limiter.
+/// The decoded page is gone before the detector runs; after detection the lines are cut from the file in one pass
+/// (`LineImages`: the page never whole), and read in batches (`LineReader.read(_:store:limit:)`), at most `limit`
+/// runs in flight, every run through the store's inference limiter.
 public struct NDLPipeline: ModePipeline {
     public let mode = OCRMode.ndl
     public let files: NDLModelFiles
@@ -113,22 +113,20 @@ public struct NDLPipeline: ModePipeline {
         let source = pageRotation.map { given.turnedUpright(from: $0) } ?? given
         // Detection first: on a lazy first page the recognisers load (and are routed) only after the detector's
         // activations are gone.
-        let (detections, page, image) = try await ReferencePage.detect(source, with: detector, store: store)
+        let (detections, image) = try await ReferencePage.detect(source, with: detector, store: store)
         let ready = try await prepared(store)
         var tree = try PipelineStage.order.measure {
-            try NDLPage.orderedPage(detections: detections, imageWidth: page.width, imageHeight: page.height,
+            try NDLPage.orderedPage(detections: detections, imageWidth: image.width, imageHeight: image.height,
                                     imageName: image.name, style: readingOrder)
         }
         let lines = NDLPage.recognitionLines(in: &tree, detections: detections)
-        let readers = ready.readers
         LineProgress.found(lines.count)
+        let crops = try ReferencePage.lineImages(source, lines: lines, image: image)
+        let readers = ready.readers
         let readings = try await PipelineStage.recognise.measure {
-            try await NDLCascade.read(lines: lines, imageWidth: page.width, imageHeight: page.height,
-                                      maxConcurrentReads: limit) { model, crop in
-                guard let reader = readers[model] else { return RecognisedText.empty }
-                let text = try await reader.read(crop, of: page, store: store)
-                LineProgress.lineRead()
-                return text
+            try await NDLCascade.read(lines: lines, imageWidth: image.width, imageHeight: image.height) { model, boxes in
+                guard let reader = readers[model] else { return boxes.map { _ in RecognisedText.empty } }
+                return try await reader.read(boxes.map { crops.region($0) }, store: store, limit: limit)
             }
         }
         tree.setLineStrings(readings.map(\.text))

@@ -20,9 +20,17 @@ public struct PPOCRLineReader: LineReader {
     public var models: [ModelDescriptor] { [recogniser.model] + (classifier.map { [$0.model] } ?? []) }
 
     public func read(_ crop: PixelBox, of page: RGBImage, store: ModelStore) async throws -> RecognisedText {
-        let whole = PixelBox(x1: 0, y1: 0, x2: page.width, y2: page.height)
-        var line = crop == whole ? page : page.cropped(x: crop.x1, y: crop.y1, width: crop.width, height: crop.height)
-        if let classifier, try await classifier.isUpsideDown(line, store: store) { line = line.rotated180() }
-        return try await recogniser.recognise(line, store: store)
+        try await read([LineRegion(crop, of: page)], store: store, limit: 1)[0]
+    }
+
+    /// Classifies every line's orientation in batched runs (turning those upside down), then recognises them in
+    /// batched runs sorted by width; at most `limit` runs in flight.
+    public func read(_ lines: [LineRegion], store: ModelStore, limit: Int) async throws -> [RecognisedText] {
+        var images = lines.map(\.image)
+        if let classifier {
+            let flips = try await classifier.upsideDown(images, store: store, limit: limit)
+            for i in images.indices where flips[i] { images[i] = images[i].rotated180() }
+        }
+        return try await recogniser.recognise(images, store: store, limit: limit)
     }
 }

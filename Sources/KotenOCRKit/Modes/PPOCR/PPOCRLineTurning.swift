@@ -1,6 +1,6 @@
 /// The `ppocr` page-orientation and recognition stage: decides how the page is turned (`PPOCRPageOrientation`)
-/// and reads every line turned upright, at most `limit` lines at a time, each line's reading counted
-/// (`LineProgress.lineRead`).
+/// and reads every line turned upright in batched runs, at most `limit` in flight (the reader counts each
+/// line it reads: `LineProgress`).
 ///
 /// Votes: the orientation classifier's upside-down probability on up to `voters` of the longest main lines
 /// (turned as the lines' shape says), weighted by their length. Per line: main lines turned the page's way; lines
@@ -57,14 +57,7 @@ struct PPOCRLineTurning: Sendable {
             // A turned page is read again turned upright (`PPOCRPipeline`): its lines are not read here.
             if orientation.rotation != .upright { return (orientation, []) }
         }
-        let page = orientation, done = tested
-        let readings = try await boundedMap(Array(crops.indices), limit: limit) { i in
-            defer { LineProgress.lineRead() }
-            if let text = done[i] {
-                return Reading(text: text, quarterTurns: page.mainTurns, cropWidth: crops[i].width, cropHeight: crops[i].height)
-            }
-            return try await self.read(crops[i], page: page)
-        }
+        let readings = try await readAll(crops, page: orientation, done: tested)
         return (orientation, readings)
     }
 
@@ -77,11 +70,10 @@ struct PPOCRLineTurning: Sendable {
         let length: @Sendable (Int) -> Int = { i in max(crops[i].width, crops[i].height) }
         let voters = main.sorted { (length($0), $1) > (length($1), $0) }.prefix(Self.voters)
         guard !voters.isEmpty else { return nil }
-        let store = self.store, turns = probe.mainTurns
-        let votes = try await boundedMap(Array(voters), limit: limit) { i in
-            (p: Double(try await classifier.upsideDownProbability(crops[i].turnedCounterClockwise(quarterTurns: turns), store: store)),
-             weight: Double(length(i)))
-        }
+        let turns = probe.mainTurns
+        let probabilities = try await classifier.upsideDownProbabilities(
+            voters.map { crops[$0].turnedCounterClockwise(quarterTurns: turns) }, store: store, limit: limit)
+        let votes = zip(voters, probabilities).map { i, p in (p: Double(p), weight: Double(length(i))) }
         let total = votes.reduce(0) { $0 + $1.weight }
         return total > 0 ? votes.reduce(0) { $0 + $1.p * $1.weight } / total : nil
     }
@@ -112,25 +104,42 @@ struct PPOCRLineTurning: Sendable {
     /// Most main lines `PPOCRWritingTest` reads.
     static let testedLines = 3
 
-    /// One line turned as the page says and read.
-    private func read(_ crop: RGBImage, page: PPOCRPageOrientation) async throws -> Reading {
-        var turns = page.mainTurns
-        let shape = page.shape(width: crop.width, height: crop.height)
-        if shape == .across {
-            turns = page.acrossTurns
-            if let classifier, try await classifier.isUpsideDown(crop.turnedCounterClockwise(quarterTurns: turns), store: store) {
-                turns += 2
+    /// Every line turned as the page says and read; those in `done` (already read upright) kept. Main lines turn
+    /// the page's way; lines across them one quarter more or less, and then 180° when the classifier says so
+    /// (PP-OCR's rule, line by line); near-square lines on a page of odd text turn are read both ways, the more
+    /// confident reading kept. The classifier and the reader run in batches (`LineReader.read(_:store:limit:)`),
+    /// at most `limit` runs in flight; the reader counts the lines it reads (`LineProgress`).
+    private func readAll(_ crops: [RGBImage], page: PPOCRPageOrientation, done: [Int: RecognisedText]) async throws -> [Reading] {
+        let shapes = crops.map { page.shape(width: $0.width, height: $0.height) }
+        var turns = crops.indices.map { shapes[$0] == .across && done[$0] == nil ? page.acrossTurns : page.mainTurns }
+        let toRead = crops.indices.filter { done[$0] == nil }
+        let across = toRead.filter { shapes[$0] == .across }
+        if let classifier, !across.isEmpty {
+            let flips = try await classifier.upsideDown(across.map { crops[$0].turnedCounterClockwise(quarterTurns: turns[$0]) },
+                                                        store: store, limit: limit)
+            for (k, i) in across.enumerated() where flips[k] { turns[i] += 2 }
+        }
+        var texts = done
+        for (i, text) in zip(toRead, try await readTurned(toRead.map { (crops[$0], turns[$0]) })) { texts[i] = text }
+        if page.textTurn % 2 == 1 {
+            let squares = toRead.filter { shapes[$0] == .square }
+            let others = try await readTurned(squares.map { (crops[$0], page.acrossTurns) })
+            for (i, other) in zip(squares, others) where (other.confidence ?? -1) > (texts[i]?.confidence ?? -1) {
+                texts[i] = other
+                turns[i] = page.acrossTurns
             }
         }
-        var text = try await recognise(crop, turns: turns)
-        if shape == .square, page.textTurn % 2 == 1 {
-            let other = try await recognise(crop, turns: page.acrossTurns)
-            if (other.confidence ?? -1) > (text.confidence ?? -1) {
-                text = other
-                turns = page.acrossTurns
-            }
+        return crops.indices.map { i in
+            Reading(text: texts[i] ?? .empty, quarterTurns: done[i] == nil ? turns[i] % 4 : page.mainTurns,
+                    cropWidth: crops[i].width, cropHeight: crops[i].height)
         }
-        return Reading(text: text, quarterTurns: turns % 4, cropWidth: crop.width, cropHeight: crop.height)
+    }
+
+    /// `lines` (each crop with its quarter turns counter-clockwise) turned and read in batches.
+    private func readTurned(_ lines: [(crop: RGBImage, turns: Int)]) async throws -> [RecognisedText] {
+        guard !lines.isEmpty else { return [] }
+        return try await reader.read(lines.map { LineRegion(wholeOf: $0.crop.turnedCounterClockwise(quarterTurns: $0.turns)) },
+                                     store: store, limit: limit)
     }
 
     private func recognise(_ crop: RGBImage, turns: Int) async throws -> RecognisedText {

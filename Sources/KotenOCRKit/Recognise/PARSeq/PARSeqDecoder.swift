@@ -11,23 +11,26 @@ public enum PARSeqDecoder {
     /// Decodes logits float32 [1, `steps`, `classes`] (row-major). A token past the charset (only
     /// possible for a model that failed its signature check) decodes as U+FFFD.
     public static func decode(_ logits: [Float], steps: Int, classes: Int, charset: PARSeqCharset) -> RecognisedText {
-        guard classes > 0, steps > 0, logits.count >= steps * classes else { return .empty }
+        logits.withUnsafeBufferPointer { decode($0, steps: steps, classes: classes, charset: charset) }
+    }
+
+    /// The same over logits in place (e.g. one line's rows of a batch in ONNX Runtime's output buffer).
+    public static func decode(_ all: UnsafeBufferPointer<Float>, steps: Int, classes: Int, charset: PARSeqCharset) -> RecognisedText {
+        guard classes > 0, steps > 0, all.count >= steps * classes else { return .empty }
         var characters: [RecognisedText.Character] = []
-        logits.withUnsafeBufferPointer { all in
-            for step in 0..<steps {
-                let row = UnsafeBufferPointer(rebasing: all[(step * classes)..<((step + 1) * classes)])
-                var best = 0
-                var maximum = row[0]
-                for k in 1..<classes where row[k] > maximum {
-                    maximum = row[k]
-                    best = k
-                }
-                if best == 0 { break }
-                var sum: Float = 0
-                for v in row { sum += expf(v - maximum) }
-                let scalar = best - 1 < charset.entries.count ? charset.entries[best - 1] : "\u{FFFD}"
-                characters.append(RecognisedText.Character(text: String(scalar), confidence: 1 / sum))
+        for step in 0..<steps {
+            let row = UnsafeBufferPointer(rebasing: all[(step * classes)..<((step + 1) * classes)])
+            var best = 0
+            var maximum = row[0]
+            for k in 1..<classes where row[k] > maximum {
+                maximum = row[k]
+                best = k
             }
+            if best == 0 { break }
+            var sum: Float = 0
+            for v in row { sum += expf(v - maximum) }
+            let scalar = best - 1 < charset.entries.count ? charset.entries[best - 1] : "\u{FFFD}"
+            characters.append(RecognisedText.Character(text: String(scalar), confidence: 1 / sum))
         }
         return RecognisedText(characters: characters)
     }

@@ -31,7 +31,13 @@ public struct PARSeqRecogniser: LineReader {
         public var inputWidth: Int
         /// T of the [1,T,C] output (maximum label length + 1), nil when the model leaves it dynamic.
         public var steps: Int?
+        /// Whether the input's first dimension is dynamic, so several lines can run as one batch [N,3,H,W]
+        /// (NDL's exported files fix it at 1: their lines run one by one).
+        public var batchable: Bool = false
     }
+
+    /// The most lines in one batched run of a model whose batch dimension is dynamic; the store may allow fewer.
+    static let maxBatchLines = 8
 
     static let what = "a PARSeq recogniser"
 
@@ -47,7 +53,7 @@ public struct PARSeqRecogniser: LineReader {
                             + "entries (+1 for end of sequence = \(charset.outputClasses)): model and NDLmoji.yaml do not match")
         }
         return Signature(inputName: input.name, outputName: output.name, inputHeight: h, inputWidth: w,
-                         steps: output.shape[1] > 0 ? output.shape[1] : nil)
+                         steps: output.shape[1] > 0 ? output.shape[1] : nil, batchable: input.shape[0] < 0)
     }
 
     /// Loads the model through `store` and checks its signature. Throws `ModelError.invalidFile`.
@@ -81,20 +87,47 @@ public struct PARSeqRecogniser: LineReader {
     /// The run passes the store's inference limiter. Throws `ModelError.invalidFile`, `InferenceError`,
     /// `ModelStoreError`.
     public func read(_ crop: PixelBox, of page: RGBImage, store: ModelStore) async throws -> RecognisedText {
-        guard crop.width > 0, crop.height > 0 else { return .empty }
-        let recogniser = self
-        return try await store.withModel(model) { handle in
-            let s = try Self.signature(ModelSignature(handle), charset: recogniser.charset)
-            guard let image = recogniser.inputImage(page: page, crop: crop, width: s.inputWidth, height: s.inputHeight) else {
-                return .empty
+        try await read([LineRegion(crop, of: page)], store: store, limit: 1)[0]
+    }
+
+    /// Reads `lines` (empty crops read as empty without a run), at most `limit` runs in flight: in batched runs
+    /// [N,3,H,W] as large as the store allows (`ModelStore.batchAllowance`, at most `maxBatchLines`) when the model's
+    /// batch dimension is dynamic, else one line per run. Each line's input is the same as alone; each batch's
+    /// logits are decoded in ONNX Runtime's buffer; its lines count for the page's `LineProgress` when its run ends. Throws `ModelError.invalidFile`, `InferenceError`,
+    /// `ModelStoreError`.
+    public func read(_ lines: [LineRegion], store: ModelStore, limit: Int) async throws -> [RecognisedText] {
+        let widths = lines.map { $0.crop.width > 0 && $0.crop.height > 0 ? 1 : nil }
+        guard widths.contains(where: { $0 != nil }) else { return lines.map { _ in .empty } }
+        let recogniser = self, charset = self.charset
+        let s = try await store.withModel(model) { try Self.signature(ModelSignature($0), charset: charset) }
+        let perLine = 3 * s.inputHeight * s.inputWidth
+        let allowance = s.batchable ? await store.batchAllowance(for: model, runs: limit, maximumLines: Self.maxBatchLines)
+            : ModelStore.BatchAllowance(maxElements: perLine, maxLines: 1)
+        let groups = LineBatches.partition(widths: widths.map { $0.map { _ in s.inputWidth } }, elementsPerColumn: 3 * s.inputHeight,
+                                           allowance: allowance)
+        return try await LineBatches.run(groups, count: lines.count, missing: .empty, limit: limit) { group, isLast in
+            let images = group.map { i in
+                recogniser.inputImage(page: lines[i].page, crop: lines[i].crop, width: s.inputWidth, height: s.inputHeight)
+                    ?? RGBImage(width: s.inputWidth, height: s.inputHeight)
             }
-            let tensor = packImageTensor(image, order: .bgr,
+            let tensor = packImageTensor(images, order: .bgr,
                                          normalisation: recogniser.preprocessing == .ndl ? .symmetric : .symmetricKoten)
-            let out = try await handle.run([s.inputName: tensor], outputNames: [s.outputName])
-            guard let logits = out[s.outputName], let values = logits.floats, logits.shape.count == 3 else {
-                throw ModelError.invalidFile(path: recogniser.model.url.path, reason: "\(Self.what) returned no [1,T,C] logits")
+            let path = recogniser.model.url.path, count = images.count
+            let readings = try await store.withModel(recogniser.model) { handle in
+                try await handle.run([s.inputName: tensor], outputNames: [s.outputName], releaseArena: isLast) { views in
+                    guard let logits = views[s.outputName], let values = logits.floats, logits.shape.count == 3,
+                          logits.shape[0] == count else {
+                        throw ModelError.invalidFile(path: path, reason: "\(Self.what) returned no [N,T,C] logits")
+                    }
+                    let steps = logits.shape[1], classes = logits.shape[2]
+                    return (0..<count).map { k in
+                        PARSeqDecoder.decode(UnsafeBufferPointer(rebasing: values[(k * steps * classes)..<((k + 1) * steps * classes)]),
+                                             steps: steps, classes: classes, charset: charset)
+                    }
+                }
             }
-            return PARSeqDecoder.decode(values, steps: logits.shape[1], classes: logits.shape[2], charset: recogniser.charset)
+            LineProgress.linesRead(readings.count)
+            return readings
         }
     }
 }

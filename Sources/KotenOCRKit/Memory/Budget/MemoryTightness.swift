@@ -1,0 +1,41 @@
+import Foundation
+
+/// Whether memory is tight in this process now, and so whether ONNX Runtime's CPU arena must go back to the system
+/// after every run. That cost the most system time of a page (the arena's chunks unmapped after each of a page's
+/// dozens of runs and faulted in again by the next), so it happens only where the budget needs it
+/// (docs/performance.md, "System time"):
+///
+/// - while a store with a tight budget exists (`MemoryBudget.isTight`: an explicit budget below the machine's
+///   memory), and
+/// - for `pressureWindow` seconds after a memory-pressure release (`MemoryPressureMonitor`).
+///
+/// Otherwise a stage's last run hands its arena back (`ModelHandle.run`'s `releaseArena`), once per stage.
+/// Process-wide.
+package enum MemoryTightness {
+    /// How long after a pressure release every boundary keeps returning memory.
+    static let pressureWindow: TimeInterval = 30
+
+    private static let state = State()
+
+    /// Whether every run should hand its arena back now.
+    package static var isTight: Bool { state.isTight(now: Date()) }
+
+    /// A store with a tight budget came into being (`leave()` when it goes).
+    static func enterTightBudget() { state.change { $0.tightStores += 1 } }
+    static func leaveTightBudget() { state.change { $0.tightStores = max(0, $0.tightStores - 1) } }
+
+    /// Memory pressure was just released: boundaries return memory for a while.
+    static func notePressure(at date: Date = Date()) { state.change { $0.pressureUntil = date.addingTimeInterval(pressureWindow) } }
+
+    private final class State: @unchecked Sendable {
+        struct Values {
+            var tightStores = 0
+            var pressureUntil = Date.distantPast
+        }
+        private let lock = NSLock()
+        private var values = Values()
+
+        func change(_ body: (inout Values) -> Void) { lock.withLock { body(&values) } }
+        func isTight(now: Date) -> Bool { lock.withLock { values.tightStores > 0 || values.pressureUntil > now } }
+    }
+}

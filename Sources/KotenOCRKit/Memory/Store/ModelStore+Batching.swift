@@ -1,0 +1,78 @@
+/// How large a batched run may be (docs/performance.md, "Batched recognition"): the store sizes recognition and
+/// classification batches from the budget and the model's measured activation bytes per input element, so a tight
+/// budget gets small batches (down to one line) and a batch never sets the page's peak.
+extension ModelStore {
+    /// What one batched run of a model may take now.
+    struct BatchAllowance: Sendable, Equatable {
+        /// Input elements one run may hold (all its lines, padding included); at least one line's.
+        let maxElements: Int
+        /// Lines one run may hold (≥ 1).
+        let maxLines: Int
+
+        init(maxElements: Int, maxLines: Int) {
+            self.maxElements = max(1, maxElements)
+            self.maxLines = max(1, maxLines)
+        }
+    }
+
+    /// The allowance for runs of `d` with `runs` of them in flight at once, each at most `maximumLines` lines.
+    ///
+    /// The activation bytes one run may take are the smaller of (a) the room left under the budget (budget − resident
+    /// now − activations reserved by runs in flight − headroom), shared by the `runs` runs, and (b) the activations
+    /// of the largest detection stage of `d`'s mode (its measured peak, else its estimate) shared likewise, so
+    /// recognition never raises the page's peak above detection's. Divided by `d`'s activation bytes per input
+    /// element (measured on its first run, else `ModelDescriptor.activationBytesPerElement`).
+    func batchAllowance(for d: ModelDescriptor, runs: Int, maximumLines: Int) -> BatchAllowance {
+        let runs = max(1, runs)
+        let room = budgetBytes - meter.residentBytes() - reservedActivationBytes - headroomBytes
+        let detectors = registeredModels(of: d.mode).filter { $0.stage == .detection }
+        let stage = detectors.map { activationEstimate($0, inputElements: $0.typicalInputElements) }.max()
+        let bytes = min(max(0, room), stage ?? Int.max) / runs
+        let perElement = max(1, Double(activationEstimate(d, inputElements: d.typicalInputElements)) / Double(max(1, d.typicalInputElements)))
+        return BatchAllowance(maxElements: Int(Double(bytes) / perElement), maxLines: maximumLines)
+    }
+}
+
+/// Lines grouped into batched runs: sorted by tensor width, then cut into consecutive groups of one tensor width
+/// that fit the allowance — at most `maxLines` lines and `maxElements` input elements (a line wider than the
+/// allowance runs alone). A line is never padded wider in a batch than alone, so it reads the same in any batch:
+/// how many lines a run takes (which the store sizes from memory) never changes a reading, and a page reads the same
+/// under any budget, cancelled and resumed or not.
+enum LineBatches {
+    /// Indices into `widths` (each line's tensor width: its input width scaled to the model's height and padded as
+    /// when it runs alone; nil: the line is not run), grouped: lines of one width per group, groups in ascending
+    /// width, a group's lines in their order. `elementsPerColumn` = input elements per column of one line (channels
+    /// × height).
+    static func partition(widths: [Int?], elementsPerColumn: Int, allowance: ModelStore.BatchAllowance) -> [[Int]] {
+        let order = widths.indices.compactMap { i in widths[i].map { (i, $0) } }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+        var groups: [[Int]] = []
+        var current: [Int] = []
+        var currentWidth = 0
+        for (i, width) in order {
+            let elements = (current.count + 1) * width * elementsPerColumn
+            if !current.isEmpty && (width != currentWidth || current.count + 1 > allowance.maxLines || elements > allowance.maxElements) {
+                groups.append(current)
+                current = []
+            }
+            current.append(i)
+            currentWidth = width
+        }
+        if !current.isEmpty { groups.append(current) }
+        return groups
+    }
+
+    /// Runs `body` on every group (its lines' indices, and whether it is the last group: the run that hands the
+    /// arena back), at most `limit` at a time, and puts each group's answers at its lines' indices among `count`
+    /// lines; a line in no group gets `missing`. Throws what `body` throws.
+    static func run<R: Sendable>(_ groups: [[Int]], count: Int, missing: R, limit: Int,
+                                 _ body: @escaping @Sendable (_ group: [Int], _ isLast: Bool) async throws -> [R]) async throws -> [R] {
+        let answers = try await boundedMap(Array(groups.enumerated()), limit: limit) { number, group in
+            try await body(group, number == groups.count - 1)
+        }
+        var results = [R](repeating: missing, count: count)
+        for (group, answer) in zip(groups, answers) {
+            for (i, r) in zip(group, answer) { results[i] = r }
+        }
+        return results
+    }
+}
