@@ -28,6 +28,27 @@ struct ImageOrientationTests {
         return image.pixels[(y * image.width + x) * 3] < 60
     }
 
+    /// Expects `image` black in the quadrant `corner` names and white in the other three.
+    static func expectBlack(_ corner: (right: Bool, bottom: Bool), in image: RGBImage, _ label: String) {
+        for (fx, fy) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
+            let black = (fx > 0.5) == corner.right && (fy > 0.5) == corner.bottom
+            #expect(isDark(image, fx: fx, fy: fy) == black,
+                    "\(label), \(image.width)×\(image.height): (\(fx), \(fy)) should be \(black ? "black" : "white")")
+        }
+    }
+
+    /// The formats' page image of `source` (`displayImage`) at full size and scaled down, as RGB.
+    static func shown(_ source: ImageSource) throws -> [RGBImage] {
+        try [nil, 750].map { maxSide in
+            let handle = try source.displayImage(maxSide: maxSide)
+            #expect(handle.bands == 3)
+            let image = RGBImage(uncheckedWidth: handle.width, height: handle.height,
+                                 pixels: try handle.readPixels { ImageError.corrupt(path: source.name, detail: $0) })
+            #expect(image.width * source.height == image.height * source.width)
+            return image
+        }
+    }
+
     @Test("every orientation is read upright, at full size and reduced", arguments: 1...8)
     func upright(orientation: Int) throws {
         let dir = try TestPaths.temporaryDirectory()
@@ -38,11 +59,7 @@ struct ImageOrientationTests {
         #expect(source.width == (turned ? 2000 : 3000) && source.height == (turned ? 3000 : 2000))
         let expected = try #require(Self.corner[orientation])
         for image in [try source.decode(), try source.decode(fitting: source.width / 4, source.height / 4)] {
-            for (fx, fy) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
-                let black = (fx > 0.5) == expected.right && (fy > 0.5) == expected.bottom
-                #expect(Self.isDark(image, fx: fx, fy: fy) == black,
-                        "orientation \(orientation), \(image.width)×\(image.height): (\(fx), \(fy)) should be \(black ? "black" : "white")")
-            }
+            Self.expectBlack(expected, in: image, "orientation \(orientation)")
         }
     }
 
@@ -54,18 +71,7 @@ struct ImageOrientationTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = try ImageSource(url: try Self.stored(orientation: orientation, in: dir))
         let expected = try #require(Self.corner[orientation])
-        for maxSide in [nil, 750] {
-            let handle = try source.displayImage(maxSide: maxSide)
-            #expect(handle.bands == 3)
-            let image = RGBImage(uncheckedWidth: handle.width, height: handle.height,
-                                 pixels: try handle.readPixels { ImageError.corrupt(path: "o\(orientation)", detail: $0) })
-            #expect(image.width * source.height == image.height * source.width)
-            for (fx, fy) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
-                let black = (fx > 0.5) == expected.right && (fy > 0.5) == expected.bottom
-                #expect(Self.isDark(image, fx: fx, fy: fy) == black,
-                        "orientation \(orientation), \(image.width)×\(image.height): (\(fx), \(fy)) should be \(black ? "black" : "white")")
-            }
-        }
+        for image in try Self.shown(source) { Self.expectBlack(expected, in: image, "orientation \(orientation)") }
     }
 
     /// A page read turned back (`turnedUpright(from:)`) is shown as it was read: turned back too, whole pages
@@ -80,16 +86,6 @@ struct ImageOrientationTests {
             .upright: (false, false), .clockwise90: (false, true), .halfTurn: (true, true), .clockwise270: (true, false),
         ]
         let corner = try #require(expected[turn])
-        for maxSide in [nil, 750] {
-            let handle = try source.displayImage(maxSide: maxSide)
-            let image = RGBImage(uncheckedWidth: handle.width, height: handle.height,
-                                 pixels: try handle.readPixels { ImageError.corrupt(path: "turned", detail: $0) })
-            #expect(image.width * source.height == image.height * source.width)
-            for (fx, fy) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
-                let black = (fx > 0.5) == corner.right && (fy > 0.5) == corner.bottom
-                #expect(Self.isDark(image, fx: fx, fy: fy) == black,
-                        "turn \(turn.degrees), \(image.width)×\(image.height): (\(fx), \(fy)) should be \(black ? "black" : "white")")
-            }
-        }
+        for image in try Self.shown(source) { Self.expectBlack(corner, in: image, "turn \(turn.degrees)") }
     }
 }
