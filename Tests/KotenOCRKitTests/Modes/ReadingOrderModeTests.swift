@@ -2,10 +2,23 @@ import Foundation
 import Testing
 @testable import KotenOCRKit
 
-/// A reader without a model: reads every line as the y of its crop.
-private struct TopReader: LineReader {
+/// A reader without a model: reads a line as the name `names` gives its pixels ("y?" for a line it does not know).
+/// The pipelines cut each line out of the page before reading it, so the line is known by its pixels.
+struct TopReader: LineReader {
+    var names: [[UInt8]: String] = [:]
+
+    /// Names each of `boxes` of `image` "y<top>".
+    init(_ boxes: [PixelBox] = [], of image: URL? = nil) throws {
+        guard let image else { return }
+        let page = try ImageSource(url: image).decode()
+        for box in boxes {
+            names[page.cropped(x: box.x1, y: box.y1, width: box.width, height: box.height).pixels] = "y\(box.y1)"
+        }
+    }
+
     func read(_ crop: PixelBox, of page: RGBImage, store: ModelStore) async throws -> RecognisedText {
-        RecognisedText(characters: [.init(text: "y\(crop.y1)", confidence: 1)])
+        let line = page.cropped(x: crop.x1, y: crop.y1, width: crop.width, height: crop.height)
+        return RecognisedText(characters: [.init(text: names[line.pixels] ?? "y?", confidence: 1)])
     }
 }
 
@@ -14,10 +27,10 @@ private struct TopReader: LineReader {
 @Suite("Reading order in the NDL modes")
 struct ReadingOrderModeTests {
     static func engine(_ mode: OCRMode, detector: any PageDetector, style: ReadingOrderStyle,
-                       rotation: PageRotation? = nil) throws -> KotenOCR {
+                       rotation: PageRotation? = nil, reader: TopReader? = nil) throws -> KotenOCR {
         var config = OCRConfiguration(mode: mode, models: ModelDirectory(root: try ModeFixtures.standIns()),
                                       tuneAllocator: false, watchMemoryPressure: false)
-        config.stages[mode] = StageOverrides(detector: detector, reader: TopReader())
+        config.stages[mode] = StageOverrides(detector: detector, reader: try reader ?? TopReader())
         config.readingOrder = style
         config.pageRotation = rotation
         return try KotenOCR(configuration: config)
@@ -34,7 +47,8 @@ struct ReadingOrderModeTests {
     func kotenParagraph() async throws {
         let image = try #require(ModeFixtures.kotenImages.first)
         let detections = PageOrderTests.skewedParagraph.map { KotenDetection(confidence: 0.9, box: $0) }
-        let page = try await Self.engine(.koten, detector: FixedDetector(detections), style: .page).read(image)
+        let reader = try TopReader(PageOrderTests.skewedParagraph, of: image)
+        let page = try await Self.engine(.koten, detector: FixedDetector(detections), style: .page, reader: reader).read(image)
         let tops = PageOrderTests.skewedParagraph.map(\.y1)
         let order = try Self.orders(page)
         #expect(order.lines == tops && order.xml == tops && order.txt == tops.map { "y\($0)" })
