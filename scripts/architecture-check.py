@@ -256,6 +256,14 @@ def citations():
     return count, unresolved
 
 
+def facade():
+    """The public top-level types docs/architecture.md lists under "The public surface" (backquoted names)."""
+    text = open(os.path.join(ROOT, "docs", "architecture.md"), encoding="utf-8").read()
+    section = text.split("## The public surface", 1)[-1].split("\n## ", 1)[0]
+    rows = [line.split("|")[2] for line in section.splitlines() if line.startswith("|") and line.count("|") >= 3]
+    return set(re.findall(r"`([A-Z][A-Za-z0-9]+)`", " ".join(rows)))
+
+
 def main():
     files = {p: open(p, encoding="utf-8").read() for p in files_under(LIB, (".swift",))}
     edges, public, total = dependencies(files)
@@ -266,7 +274,11 @@ def main():
     switch = mode_switch_sites()
     cites, unresolved = citations()
 
-    print(f"public top-level types: {len(public)} of {total}")
+    allowed = facade()
+    outside = sorted(set(public) - allowed)
+    print(f"public top-level types: {len(public)} of {total} (façade in docs/architecture.md: {len(allowed)})")
+    for name in outside:
+        print(f"  {name} is public but not in the façade (make it package, or add it to the façade)")
     print(f"two-way folder pairs: {len(pairs)}")
     for a, b in pairs:
         why = ALLOWED_PAIRS.get((a, b)) or ALLOWED_PAIRS.get((b, a))
@@ -291,7 +303,7 @@ def main():
         for a in sorted(edges):
             for b in sorted(edges[a]):
                 print(f"{a} -> {b}: " + ", ".join(sorted(f"{w} ({os.path.basename(f)})" for w, f in edges[a][b])))
-    return 1 if unresolved or bad or loops else 0
+    return 1 if unresolved or bad or loops or outside else 0
 
 
 sys.exit(main())

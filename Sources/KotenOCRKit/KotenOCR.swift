@@ -17,7 +17,7 @@ public final class KotenOCR: @unchecked Sendable {
     public let store: ModelStore
     /// Releases inactive modes' models when memory runs short (started when
     /// `configuration.watchMemoryPressure` is set); observe it for what each release freed.
-    public let pressure: MemoryPressureMonitor
+    package let pressure: MemoryPressureMonitor
     /// The run's diagnostics, if any: every page read records its stages, outcome and the store's events.
     public let diagnostics: RunDiagnostics?
     private let lock = NSLock()
@@ -151,7 +151,7 @@ public final class KotenOCR: @unchecked Sendable {
     /// files the model folder holds (checked once: `ModelDirectory.files(for:)`; configuration files read and
     /// checked; models load later). Throws `ModelError.missingFiles` naming what is missing,
     /// `ModelError.invalidFile`.
-    public func pipeline(for mode: OCRMode) throws -> any ModePipeline {
+    package func pipeline(for mode: OCRMode) throws -> any ModePipeline {
         lock.lock()
         defer { lock.unlock() }
         if let p = pipelines[mode] { return p }

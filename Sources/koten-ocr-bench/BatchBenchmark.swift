@@ -45,7 +45,7 @@ struct BatchBenchmark {
             _ = try BatchPlan.prepare([corpus.path], options: BatchOptions(outputDirectory: output, formats: [.txt, .json]))
         }
         time("plan shard 1/4 of it", files) {
-            _ = try BatchPlan.prepare([corpus.path], options: BatchOptions(formats: [.txt], shard: Shard(index: 1, count: 4)))
+            _ = try BatchPlan.prepare([corpus.path], options: try { var o = BatchOptions(formats: [.txt]); o.shard = try Shard(index: 1, count: 4); return o }())
         }
         time("count the pages of a \(pages)-page TIFF (one header walk)", 1) {
             _ = try ImageSource.pageCount(of: root.appendingPathComponent("book.tif"))

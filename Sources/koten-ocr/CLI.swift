@@ -94,11 +94,12 @@ enum CLI {
                 return 2
             }
         }
-        var options = BatchOptions(outputDirectory: outputDir, formats: formats, recursive: arguments.recursive,
-                                   pages: arguments.pages, shard: arguments.shard, resume: arguments.resume,
+        var options = BatchOptions(outputDirectory: outputDir, formats: formats, recursive: arguments.recursive, resume: arguments.resume,
                                    overwrite: arguments.overwrite)
         options.ruby = arguments.ruby
         options.acceptDamagedImages = arguments.acceptDamagedImages
+        options.pages = arguments.pages
+        options.shard = arguments.shard
         let plan: BatchPlan
         do {
             plan = try BatchPlan.prepare(files: RawArguments.paths(arguments.inputs), listed: listed, options: options)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One input file of a batch.
-public struct BatchInput: Sendable, Hashable {
+package struct BatchInput: Sendable, Hashable {
     /// The file.
     public let url: URL
     /// Its path as the user gave it (an argument or a list line; for a file found in a directory, the

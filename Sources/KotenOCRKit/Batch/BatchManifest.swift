@@ -9,7 +9,7 @@ import Foundation
 /// redone. One file per shard (`.koten-ocr-manifest.jsonl`, `.koten-ocr-manifest.shard-2-of-4.jsonl`), so
 /// shards sharing an output directory never write the same file; all of them are read on resume.
 /// A line cut off by a kill is skipped when reading and closed before the next append.
-public enum BatchManifest {
+package enum BatchManifest {
     public static let filePrefix = ".koten-ocr-manifest"
 
     /// The manifest file name of `shard` (nil: an unsharded batch).

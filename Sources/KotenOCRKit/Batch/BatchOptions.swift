@@ -9,9 +9,9 @@ public struct BatchOptions: Sendable {
     /// Directories are searched in their subfolders too.
     public var recursive: Bool
     /// Pages to read of each multi-page input (nil: all).
-    public var pages: PageSelection?
+    package var pages: PageSelection? = nil
     /// Only this shard's pages (nil: all).
-    public var shard: Shard?
+    package var shard: Shard? = nil
     /// Skip pages the manifest records as done whose results are intact (SHA-256 checked).
     public var resume: Bool
     /// Replace result files that already exist.
@@ -22,13 +22,10 @@ public struct BatchOptions: Sendable {
     /// engine's `OCRConfiguration.acceptDamagedImages`, which reads their pages.
     public var acceptDamagedImages = false
 
-    public init(outputDirectory: URL? = nil, formats: [ResultFormat], recursive: Bool = false, pages: PageSelection? = nil,
-                shard: Shard? = nil, resume: Bool = false, overwrite: Bool = false) {
+    public init(outputDirectory: URL? = nil, formats: [ResultFormat], recursive: Bool = false, resume: Bool = false, overwrite: Bool = false) {
         self.outputDirectory = outputDirectory
         self.formats = formats
         self.recursive = recursive
-        self.pages = pages
-        self.shard = shard
         self.resume = resume
         self.overwrite = overwrite
     }

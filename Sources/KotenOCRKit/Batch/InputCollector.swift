@@ -6,7 +6,7 @@ import Foundation
 /// `recursive` in it and every subfolder: extensions are matched case-insensitively, hidden files and
 /// folders (names starting with `.`) are skipped, names are in natural order (`2.jpg` before `10.jpg`,
 /// `vol2/` before `vol10/`), and a symbolic link loop is followed once.
-public enum InputCollector {
+package enum InputCollector {
     /// File extensions a directory listing takes (lowercase).
     public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jfif", "png", "tif", "tiff", "webp", "bmp", "gif",
                                                       "jp2", "j2k", "heic", "heif", "avif", "pdf"]

@@ -9,14 +9,14 @@ import Foundation
 /// removed. A `--resume` run skips the pages of an intact document; it writes a document whose pages are all done
 /// but that a kill left unwritten. docs/formats.md, "Searchable PDF: one per input".
 public struct InputDocument: Sendable, Equatable {
-    public let input: BatchInput
+    package let input: BatchInput
     public let format: ResultFormat
     /// Pages in the input.
     public let pageCount: Int
     /// The 0-based pages the document holds, ascending (the input's `--pages` selection, all shards together).
     public let pages: [Int]
 
-    public init(input: BatchInput, format: ResultFormat, pageCount: Int, pages: [Int]) {
+    package init(input: BatchInput, format: ResultFormat, pageCount: Int, pages: [Int]) {
         self.input = input
         self.format = format
         self.pageCount = pageCount
@@ -36,7 +36,7 @@ public struct InputDocument: Sendable, Equatable {
 
     /// Whether `records` (`BatchManifest.load`) hold a `done` record of the document whose file is intact in
     /// `directory` (its SHA-256 as recorded).
-    public func isWritten(_ records: [BatchManifest.Key: BatchManifest.Record], in directory: URL) -> Bool {
+    package func isWritten(_ records: [BatchManifest.Key: BatchManifest.Record], in directory: URL) -> Bool {
         guard let record = records[BatchManifest.Key(key)] else { return false }
         return BatchPlan.isIntact(record, files: [file], in: directory)
     }

@@ -1,6 +1,6 @@
 /// Which pages of each multi-page input to read, as `--pages` gives them: 1-based numbers and ranges
 /// separated by commas, e.g. `1-10,15` or `3-` (page 3 to the end). Single-page inputs are always read.
-public struct PageSelection: Sendable, Equatable, CustomStringConvertible {
+package struct PageSelection: Sendable, Equatable, CustomStringConvertible {
     /// 1-based inclusive ranges; `upper == nil` runs to the last page.
     public struct Range: Sendable, Equatable {
         public let lower: Int

@@ -4,7 +4,7 @@ import Foundation
 /// output names: the stem here (`outputStem`), the ending per format there (docs/architecture.md, "Output
 /// names").
 public struct PageTask: Sendable, Equatable {
-    public let input: BatchInput
+    package let input: BatchInput
     /// 0-based page within the input.
     public let page: Int
     /// Pages in the input.
@@ -12,7 +12,7 @@ public struct PageTask: Sendable, Equatable {
     /// Whether the input is a JPEG (its `viz` is then a JPEG too: `ResultFormat.fileName(stem:jpegSource:)`).
     public let jpegSource: Bool
 
-    public init(input: BatchInput, page: Int, pageCount: Int, jpegSource: Bool = false) {
+    package init(input: BatchInput, page: Int, pageCount: Int, jpegSource: Bool = false) {
         self.input = input
         self.page = page
         self.pageCount = pageCount

@@ -7,7 +7,7 @@ import Foundation
 /// its shard key `relativePath#page` (see `BatchInput.relativePath`; page 1-based). The partition depends
 /// only on the page's own key: adding, removing or re-ordering other inputs never moves a page to another
 /// shard, and it is the same on every machine and every run.
-public struct Shard: Sendable, Equatable, CustomStringConvertible {
+package struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// 1-based.
     public let index: Int
     public let count: Int

@@ -2,19 +2,19 @@
 /// was cut into tiles. Written in the page's JSON as `detector` (docs/json-schema.md) and counted in the
 /// diagnostics payload's `pages.tiled`.
 public struct DetectorSummary: Sendable, Codable, Equatable {
-    public var passes: [DetectorPass]
+    package var passes: [DetectorPass]
     /// True when a pass ran as several overlapping tiles because one run would have exceeded the memory
     /// budget (or the per-run bound of `DetectorScale`).
     public var tiled: Bool
 
-    public init(passes: [DetectorPass]) {
+    package init(passes: [DetectorPass]) {
         self.passes = passes
         tiled = passes.contains { $0.tiles > 1 }
     }
 }
 
 /// One pass of the detector over a whole page.
-public struct DetectorPass: Sendable, Codable, Equatable {
+package struct DetectorPass: Sendable, Codable, Equatable {
     /// Why it ran: `page` (the first pass), `thin lines` (the text was too thin in the first pass's map),
     /// `narrow page` (a strip or tall page whose first map was too narrow to find anything in).
     public var reason: String

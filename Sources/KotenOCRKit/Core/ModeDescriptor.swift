@@ -4,7 +4,7 @@
 /// adding a mode is a new wing plus one case there (docs/architecture.md, "Adding a mode"). Code below the
 /// registry that needs a mode's files or formats takes an `any ModeDescriptor`; the façade, the batch and the
 /// command line pass `mode.descriptor`.
-public protocol ModeDescriptor: Sendable {
+package protocol ModeDescriptor: Sendable {
     /// The mode described.
     var mode: OCRMode { get }
     /// The files the mode needs: one group per file, each listing the names it may have (the first is the

@@ -2,7 +2,7 @@ import Foundation
 
 /// A mode's files found in a model folder, every group satisfied (`ModelDirectory.files(for:)`): what a
 /// wing's `…ModelFiles` is built from, so the files are looked up and checked once.
-public struct ModeFiles: Sendable {
+package struct ModeFiles: Sendable {
     public let mode: OCRMode
     /// The mode's folder (`ModelDirectory.directory(for:)`).
     public let directory: URL

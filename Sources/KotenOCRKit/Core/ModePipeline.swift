@@ -1,7 +1,7 @@
 /// One mode's whole trip for a page: decode → detect → crop → recognise → order. Each mode holds its
 /// detector and line reader behind `PageDetector` / `LineReader` (its own, or those the configuration
 /// supplies: `OCRConfiguration.stages`); the pipeline composes them.
-public protocol ModePipeline: Sendable {
+package protocol ModePipeline: Sendable {
     var mode: OCRMode { get }
     /// Every model the pipeline may use (registered with the store so it can plan the mode's memory).
     var models: [ModelDescriptor] { get }

@@ -14,7 +14,7 @@ public struct ModelDirectory: Sendable {
     public static let subfolders = ["model", "config"]
 
     /// The first name of each file `mode` needs (`ModeDescriptor.fileGroups` lists the accepted alternatives).
-    public static func requiredFiles(for mode: any ModeDescriptor) -> [String] {
+    package static func requiredFiles(for mode: any ModeDescriptor) -> [String] {
         mode.fileGroups.compactMap(\.first)
     }
 
@@ -28,7 +28,7 @@ public struct ModelDirectory: Sendable {
 
     /// Where `name` is for `mode`: in its folder, else (NDL's modes: `ModeDescriptor.searchesSubfolders`) in
     /// the folder's `model/` or `config/`; nil if absent.
-    public func file(_ name: String, for mode: any ModeDescriptor) -> URL? {
+    package func file(_ name: String, for mode: any ModeDescriptor) -> URL? {
         let dir = directory(for: mode.mode)
         let subfolders = mode.searchesSubfolders
             ? Self.subfolders.map { dir.appendingPathComponent($0, isDirectory: true) } : []
@@ -41,18 +41,18 @@ public struct ModelDirectory: Sendable {
     }
 
     /// The file satisfying a group of alternative names (the first one found), if any.
-    public func file(anyOf names: [String], for mode: any ModeDescriptor) -> URL? {
+    package func file(anyOf names: [String], for mode: any ModeDescriptor) -> URL? {
         names.lazy.compactMap { file($0, for: mode) }.first
     }
 
     /// Files of `mode` missing from its folder: for each unsatisfied group its first name, followed by
     /// "(or …)" with the alternatives.
-    public func missingFiles(for mode: any ModeDescriptor) -> [String] { lookUp(mode).missing }
+    package func missingFiles(for mode: any ModeDescriptor) -> [String] { lookUp(mode).missing }
 
     /// Every file `mode` needs, found in its folder: the one check of a mode's files, made when its pipeline
     /// is built (and by the CLI before it starts). Throws `ModelError.missingFiles` naming the folder and
     /// every missing file (with its alternative names).
-    public func files(for mode: any ModeDescriptor) throws -> ModeFiles {
+    package func files(for mode: any ModeDescriptor) throws -> ModeFiles {
         let (found, missing) = lookUp(mode)
         guard missing.isEmpty else {
             throw ModelError.missingFiles(mode: mode.mode, directory: directory(for: mode.mode).path, files: missing)
@@ -77,7 +77,7 @@ public struct ModelDirectory: Sendable {
     }
 
     /// Whether every file `mode` needs is present (signatures are checked when the models load).
-    public func isInstalled(_ mode: any ModeDescriptor) -> Bool { missingFiles(for: mode).isEmpty }
+    package func isInstalled(_ mode: any ModeDescriptor) -> Bool { missingFiles(for: mode).isEmpty }
 
     /// Candidate roots, first match wins: `$KOTEN_OCR_MODELS`, `$XDG_DATA_HOME/koten-ocr/models`
     /// (default `~/.local/share/koten-ocr/models`), `.deps/models` under the current directory, the models
@@ -131,7 +131,7 @@ public struct ModelDirectory: Sendable {
     }
 
     /// The first root on the search path holding `mode`'s files, if any.
-    public static func locate(_ mode: any ModeDescriptor, environment: [String: String] = ProcessInfo.processInfo.environment) -> ModelDirectory? {
+    package static func locate(_ mode: any ModeDescriptor, environment: [String: String] = ProcessInfo.processInfo.environment) -> ModelDirectory? {
         searchPath(environment: environment).map(ModelDirectory.init(root:)).first { $0.isInstalled(mode) }
     }
 }

@@ -11,8 +11,9 @@ public struct OCRConfiguration: Sendable {
     /// Most model runs in flight at once, across all stages (≥ 1; default: the usable CPUs, at most 4 —
     /// `UsableCPUs`). A run takes one slot per intra-op thread (a detector run takes them all).
     public var maxConcurrentInferences: Int
-    /// ONNX Runtime session options for every model.
-    public var sessionOptions: SessionOptions
+    /// ONNX Runtime session options for every model (threads, arena, graph optimisation; the CLI and the
+    /// benchmarks set them, an app keeps the defaults).
+    package var sessionOptions = SessionOptions()
     /// Images with more pixels are refused before decoding.
     public var maxPixels: Int
     /// PP-OCR: the longer side of the detector's map for one pass at a fixed scale; nil (default): the scale
@@ -54,7 +55,7 @@ public struct OCRConfiguration: Sendable {
     public static var defaultConcurrentInferences: Int { min(4, UsableCPUs.count) }
 
     public init(mode: OCRMode = .ppocr, models: ModelDirectory, memoryBudgetBytes: Int? = nil,
-                maxConcurrentInferences: Int = OCRConfiguration.defaultConcurrentInferences, sessionOptions: SessionOptions = SessionOptions(),
+                maxConcurrentInferences: Int = OCRConfiguration.defaultConcurrentInferences,
                 maxPixels: Int = ImageSource.defaultMaxPixels, ppocrDetectorMaxSide: Int? = nil,
                 ppocrOrientationClassifier: Bool = true, pdfDPI: Double = 300, tuneAllocator: Bool = false,
                 watchMemoryPressure: Bool = true) {
@@ -62,7 +63,6 @@ public struct OCRConfiguration: Sendable {
         self.models = models
         self.memoryBudgetBytes = memoryBudgetBytes
         self.maxConcurrentInferences = max(1, maxConcurrentInferences)
-        self.sessionOptions = sessionOptions
         self.maxPixels = maxPixels
         self.ppocrDetectorMaxSide = ppocrDetectorMaxSide
         self.ppocrOrientationClassifier = ppocrOrientationClassifier

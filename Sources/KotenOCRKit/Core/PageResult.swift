@@ -29,7 +29,7 @@ public struct PageResult: Sendable, Codable, Equatable {
     /// For the `ndl` and `koten` modes, what the reference-format writers need (the ordered page tree
     /// with its strings, the image facts): NDL XML, the reference's TXT and JSON, koten TEI. Not part of
     /// the JSON (nil after decoding); nil for `ppocr`.
-    public var reference: ReferencePage? = nil
+    package var reference: ReferencePage? = nil
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion, source, mode, models, orientation, rotation, skew, readingOrderStyle, lines, detector

@@ -4,7 +4,7 @@
 /// the engine's JSON), so `<stem>.xml`, `<stem>.txt`, the reference's `<stem>.ndl.json` and the koten TEI can be
 /// written byte for byte as NDL's code writes them (parity README O1–O4): the writers are in Write/
 /// (`xml`, `text`, `json`) and the koten wing (`teiPage`); the tree is built in Layout/ and the wings.
-public struct ReferencePage: Sendable, Hashable {
+package struct ReferencePage: Sendable, Hashable {
     /// The mode that read the page (`ndl` or `koten`).
     public var mode: OCRMode
     /// The ordered PAGE element with STRING on every LINE.
@@ -23,7 +23,7 @@ public struct ReferencePage: Sendable, Hashable {
 }
 
 /// Image facts written to the JSON `imginfo` and the TEI `graphic`.
-public struct ImageInfo: Sendable, Hashable {
+package struct ImageInfo: Sendable, Hashable {
     public var width: Int
     public var height: Int
     /// The path as given on the command line (`img_path`, TEI graphic URL).
@@ -42,7 +42,7 @@ public struct ImageInfo: Sendable, Hashable {
 /// How a reference writes its per-page JSON (the `ndl-json` format, `PageOutput.json`): NDLOCR-Lite adds each
 /// line's `class_index` and writes a line without CONF with confidence 0.0; NDL Koten OCR-Lite writes no
 /// `class_index` and 0 (parity README O1). A mode's is `ModeDescriptor.referenceJSON`.
-public struct ReferenceJSONStyle: Sendable, Hashable {
+package struct ReferenceJSONStyle: Sendable, Hashable {
     /// Each line has `class_index` (the index of its TYPE among NDL's English class names, else 1).
     public var classIndex: Bool
     /// A line without CONF has confidence 0.0 (a float), not 0.

@@ -4,7 +4,7 @@ import Foundation
 /// (`ResultFormat.isPerPage` false; koten's `tei`) writes. A mode makes an empty one for each per-run format it
 /// writes (`ModeDescriptor.runDocument(for:)`); the batch adds each page as it is read and writes the document
 /// after the last one, named by `ResultFormat.fileName(stem:)` after the run's first page.
-public protocol RunDocument: Sendable {
+package protocol RunDocument: Sendable {
     /// Whether no page has been added.
     var isEmpty: Bool { get }
     /// Adds `page` after the pages added before. Throws `ResultFormatError.unsupported` for a page the document

@@ -33,7 +33,7 @@ public struct StageOverrides: Sendable {
 }
 
 /// A stage supplied in `OCRConfiguration.stages` does not fit its mode.
-public enum StageError: Error, Equatable, CustomStringConvertible {
+package enum StageError: Error, Equatable, CustomStringConvertible {
     /// The detector supplied for `mode` finds `found`; the mode reads `expected`.
     case mismatch(mode: OCRMode, expected: String, found: String)
 

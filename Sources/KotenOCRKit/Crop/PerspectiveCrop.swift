@@ -4,7 +4,7 @@
 /// (truncated to whole pixels, at least 1). Each output pixel centre (u, v) maps through the homography
 /// taking the rectangle's corners to the quad's; it is sampled bilinearly, with coordinates outside the page
 /// clamped to its edge (border replicate). Reference: docs/reference-pipelines.md §4, "Step 2".
-public func perspectiveCrop(_ page: RGBImage, quad: Quad) -> RGBImage {
+package func perspectiveCrop(_ page: RGBImage, quad: Quad) -> RGBImage {
     let w = max(1, Int(quad.edgeWidth)), h = max(1, Int(quad.edgeHeight))
     guard page.width > 0, page.height > 0,
           let hmg = Homography(from: [Point(x: 0, y: 0), Point(x: Double(w), y: 0),

@@ -1,5 +1,5 @@
 /// A region a detector found, in page pixel coordinates.
-public struct Detection: Sendable, Equatable {
+package struct Detection: Sendable, Equatable {
     /// Outline, corners clockwise from the top-left (axis-aligned for NDL's detectors).
     public var quad: Quad
     /// The detector's confidence, 0–1.

@@ -1,5 +1,5 @@
 /// Raw detector outputs whose sizes do not fit together.
-public enum DetectorOutputError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum DetectorOutputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `array` has `count` elements where `expected` were needed.
     case sizeMismatch(array: String, count: Int, expected: Int)
     /// `array` has `count` values, not a whole number of rows of `rowWidth`.

@@ -10,7 +10,7 @@
 /// the run (docs/performance.md, "Where the NDL modes' memory went": the full-resolution page held through the run
 /// was 36 MB of a 12 MP photo's peak). The pipeline cuts its line crops from the file afterwards
 /// (`ImageSource.decodeRegions`), so `DetectedPage.page` is nil. Reference: docs/reference-pipelines.md §1.2, §2.1.
-public struct PaddedSquareDetector<Region: Sendable>: PageDetector {
+package struct PaddedSquareDetector<Region: Sendable>: PageDetector {
     public let model: ModelDescriptor
     /// Pages longer than this many input sides are decoded at reduced size (see `PaddedSquarePage.decode`).
     public var reducedDecodeFactor: Int

@@ -1,7 +1,7 @@
 /// The page image of NDL's padded-square detectors (DEIM 800×800, RTMDet 1280×1280): the page at the
 /// top-left of a black S×S square (S = its longer side), resized with Pillow's bicubic filter — without the
 /// square ever existing (`PillowBicubic.resizePadded`). Reference: docs/reference-pipelines.md §1.2, §2.1.
-public enum PaddedSquarePage {
+package enum PaddedSquarePage {
     /// Decodes `source` for a detector of input side `inputSide`. A page whose longer side is at most
     /// `reducedDecodeFactor` × `inputSide` is decoded at full resolution, exactly as the reference reads
     /// it (byte parity of the detector input). A larger page is decoded at reduced size where the format

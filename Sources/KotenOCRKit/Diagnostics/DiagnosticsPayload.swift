@@ -251,7 +251,7 @@ public struct DiagnosticsPayload: Sendable, Codable, Equatable {
 }
 
 /// "SIGSEGV" for 11, ..., "signal N" for others.
-public func signalName(_ signal: Int) -> String {
+package func signalName(_ signal: Int) -> String {
     let names: [Int32: String] = [SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE",
                                   SIGABRT: "SIGABRT", SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP",
                                   SIGKILL: "SIGKILL", SIGTRAP: "SIGTRAP", SIGQUIT: "SIGQUIT"]

@@ -16,7 +16,7 @@ import MetricKit
 ///   hang → `hang` (duration), CPU exception → `cpu-exception` (CPU time), disk-write exception →
 ///   `disk-write-exception` (bytes).
 /// Reference: Apple's MetricKit documentation (MXMetricManager, MXMetricPayload, MXDiagnosticPayload).
-public final class MetricKitDiagnostics: NSObject, MXMetricManagerSubscriber, @unchecked Sendable {
+package final class MetricKitDiagnostics: NSObject, MXMetricManagerSubscriber, @unchecked Sendable {
     public let store: DiagnosticsStore
 
     public init(store: DiagnosticsStore = .standard()) {

@@ -9,7 +9,7 @@ import Foundation
 /// readings, two high-water-mark readings and one 200-byte pwrite of the run marker per stage (docs/diagnostics.md,
 /// "Overhead"). Stages nest; a stage's time excludes the stages nested in it. Child tasks inherit the stage.
 /// The page's stages (`memoryBoundaries`) also return freed memory to the system when they end (`StageBoundary`).
-public struct PipelineStage: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+package struct PipelineStage: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }

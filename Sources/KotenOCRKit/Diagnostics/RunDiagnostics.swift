@@ -265,7 +265,7 @@ public final class RunDiagnostics: @unchecked Sendable {
 }
 
 /// Problems of the diagnostics store.
-public enum DiagnosticsError: Error, CustomStringConvertible {
+package enum DiagnosticsError: Error, CustomStringConvertible {
     case notFound(id: String)
     case ambiguous(id: String, candidates: [String])
     case saveFailed(path: String, reason: String, payload: DiagnosticsPayload)

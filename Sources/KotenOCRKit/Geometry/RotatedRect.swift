@@ -1,7 +1,7 @@
 import Foundation
 
 /// A rectangle of any rotation: centre, side lengths, and the direction of its `width` side.
-public struct RotatedRect: Sendable, Equatable {
+package struct RotatedRect: Sendable, Equatable {
     public var center: Point
     /// Length of the side along `angle`.
     public var width: Double

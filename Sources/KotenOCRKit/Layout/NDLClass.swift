@@ -1,7 +1,7 @@
 /// The 17 NDLOCR-Lite layout classes (`config/ndl.yaml`) with the Japanese TYPE written to XML.
 ///
 /// reference: docs/reference-pipelines.md §1.2 "Classes"; NDL `src/ndl_parser.py` categories.
-public struct NDLClass: Sendable, Hashable {
+package struct NDLClass: Sendable, Hashable {
     /// The English class name (`line_main`, `block_fig`, ...).
     public let name: String
     /// The TYPE written in the XML (`本文`, `図版`, ...).

@@ -1,5 +1,5 @@
 /// A LINE to recognise, in document order of the ordered page.
-public struct RecognitionLine: Sendable, Hashable {
+package struct RecognitionLine: Sendable, Hashable {
     /// The LINE box from the XML (X, Y, X+WIDTH, Y+HEIGHT), image pixels, unclamped.
     public var box: PixelBox
     /// PRED_CHAR_CNT as a float (3 → 30-char model, 2 → 50, else 100); 100 when absent.

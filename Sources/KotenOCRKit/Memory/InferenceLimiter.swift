@@ -10,7 +10,7 @@
 /// model to measure its activation memory alone) takes every slot. A cancelled task starts no run: `run` throws
 /// `CancellationError` before it waits and when its turn comes, so cancelling a page stops it after the runs in
 /// flight (`KotenOCR.read`).
-public actor InferenceLimiter {
+package actor InferenceLimiter {
     /// The most runs allowed at once (≥ 1).
     public let limit: Int
     /// Runs in flight now.

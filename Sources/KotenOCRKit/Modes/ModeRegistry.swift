@@ -3,7 +3,7 @@
 /// the batch and the command line ask the registry; code below them takes an `any ModeDescriptor`.
 extension OCRMode {
     /// The wing that describes this mode.
-    public var descriptor: any ModeDescriptor {
+    package var descriptor: any ModeDescriptor {
         switch self {
         case .koten: return KotenDescriptor()
         case .ndl: return NDLDescriptor()

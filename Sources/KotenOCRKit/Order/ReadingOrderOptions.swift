@@ -1,5 +1,5 @@
 /// Mode differences of the reference reading order (docs/reference-pipelines.md §1.4, §2.3).
-public struct ReadingOrderOptions: Sendable, Hashable {
+package struct ReadingOrderOptions: Sendable, Hashable {
     /// Adjacent LINE/WARICHUBLOCK elements are duplicates when intersection / min(area) > this.
     public var duplicateThreshold: Double
     /// Only compare when min(area) > 0 (NDL); koten divides anyway (a zero area never matches).
@@ -27,7 +27,7 @@ public struct ReadingOrderOptions: Sendable, Hashable {
 /// Reading order of an NDL page tree (`eval_xml` + `sort_lines` of the reference).
 ///
 /// reference: docs/reference-pipelines.md §1.4; parity README R1–R6, `stage_ordered.xml`.
-public enum ReadingOrder {
+package enum ReadingOrder {
     /// Sets ORDER on every LINE from the XY-cut ranks, sorts lines inside blocks and blocks on the
     /// page, removes adjacent duplicates, and (NDL) smooths the page order. Elements move with
     /// their text tails, as ElementTree moves them.

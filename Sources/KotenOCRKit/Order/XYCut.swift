@@ -7,7 +7,7 @@
 /// and a node whose children are side by side is read right to left when its boxes are mostly
 /// vertical. `LeafOrder.byOrientation` (the `page` reading order) replaces the leaf sort and breaks ties between
 /// two clean cuts across the page's lines (`XYCutPartition`).
-public enum XYCut {
+package enum XYCut {
     /// How the lines inside one leaf are ordered.
     public enum LeafOrder: Sendable {
         /// NDL's: left edge descending, then top (`is_vertical` is referenced, not called), for every leaf.

@@ -1,6 +1,6 @@
 /// The recogniser input image of one text line, exactly as NDL's references make it (before the
 /// channel flip and normalisation, which `packImageTensor` does).
-public enum LineInput {
+package enum LineInput {
     /// NDLOCR-Lite PARSeq (24×256/384/768): NumPy crop `page[y:y+h, x:x+w]`, rotated 90°
     /// counter-clockwise when it is taller than wide, `cv2.resize` INTER_LINEAR to `width`×`height`.
     /// Nil for an empty crop (the reference returns "" without calling the model, parity README C2).

@@ -1,9 +1,9 @@
 /// Channel order of a model's image input.
-public enum ChannelOrder: Sendable { case rgb, bgr }
+package enum ChannelOrder: Sendable { case rgb, bgr }
 
 /// Per-channel normalisation of 8-bit values to float32, as a lookup table (256 values per channel, in
 /// R, G, B order). A table gives exactly the tensor the reference computes (parity README §3.6).
-public struct PixelNormalisation: Sendable {
+package struct PixelNormalisation: Sendable {
     let tables: [[Float]]
 
     /// value = (x / 255 − mean[c]) / std[c], computed in Double and cast to Float (ImageNet-style).
@@ -48,7 +48,7 @@ public struct PixelNormalisation: Sendable {
 /// Packs an image into a float32 NCHW tensor [1, 3, height, tensorWidth]: channel planes in `order`,
 /// each value through `normalisation`; columns from `image.width` to `tensorWidth` (right padding) are
 /// `padValue`. The image's height must equal the tensor's.
-public func packImageTensor(_ image: RGBImage, order: ChannelOrder, normalisation: PixelNormalisation,
+package func packImageTensor(_ image: RGBImage, order: ChannelOrder, normalisation: PixelNormalisation,
                             tensorWidth: Int? = nil, padValue: Float = 0) -> Tensor {
     packImageTensor([image], order: order, normalisation: normalisation, tensorWidth: tensorWidth, padValue: padValue)
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One readable line for any error: our own errors' descriptions; for Foundation's file errors, the system's
 /// reason (e.g. "no space left on device", "permission denied") instead of an `Error Domain=…` dump.
-public enum ErrorText {
+package enum ErrorText {
     public static func line(_ error: Error) -> String {
         let text: String
         if let e = error as? CocoaError {

@@ -7,7 +7,7 @@ import Foundation
 /// Used to identify model files and to compare tensors with the parity fixtures' `sha256_*` fields.
 /// One-shot (`hex(_:)`), streaming (`update` then `finalize`), or a file read in chunks (`hex(fileAt:)`),
 /// so a 100 MB model is never held in memory to be hashed.
-public final class SHA256 {
+package final class SHA256 {
     private let state: OpaquePointer?
     private var digest: String?
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes files so that no half-written file ever exists under its final name: the bytes go to a
 /// temporary file in the same folder (`.<name>.tmp-<random>`), which is then renamed over the target.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Writes `data` to `url` atomically. Throws `CocoaError` / POSIX errors naming the path.
     public static func write(_ data: Data, to url: URL) throws {
         let dir = url.deletingLastPathComponent()

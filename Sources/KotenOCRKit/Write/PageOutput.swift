@@ -1,7 +1,7 @@
 /// The reference's per-page output files, byte for byte (parity README O1–O3, N8): the NDL XML, the TXT and
 /// the reference's JSON of a recognised page tree (STRING set on its LINEs). File names are
 /// `ResultFormat.fileName(stem:)`'s (the reference cuts koten names at the first dot; this package does not).
-public enum PageOutput {
+package enum PageOutput {
     /// `<stem>.xml`: "<OCRDATASET>\n" + the PAGE serialised by ElementTree (with its tail)
     /// + "\n</OCRDATASET>", no declaration.
     public static func xml(page: PageNode) -> String {

@@ -2,7 +2,7 @@ import Foundation
 
 /// JSON encoding of results: pretty-printed, keys sorted, slashes unescaped, UTF-8, dates as ISO 8601 UTC
 /// with milliseconds ("2026-11-29T18:46:00.123Z").
-public enum ResultJSON {
+package enum ResultJSON {
     /// Pretty-printed, keys sorted, with a final newline.
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
         try encode(value, pretty: true)

@@ -57,7 +57,7 @@ struct BatchShardTests {
         for i in 1...30 { try ImageWriter.save(small, to: corpus.appendingPathComponent("s\(i).png")) }
         try ImageWriter.saveMultiPageTIFF([small, small, small], to: corpus.appendingPathComponent("book.tif"))
         func keys(_ shard: Shard?) throws -> [String] {
-            try BatchPlan.prepare([corpus.path], options: BatchOptions(formats: [.txt], shard: shard)).tasks.map(\.key)
+            try BatchPlan.prepare([corpus.path], options: { var o = BatchOptions(formats: [.txt]); o.shard = shard; return o }()).tasks.map(\.key)
         }
         let all = try keys(nil)
         #expect(all.count == 33)

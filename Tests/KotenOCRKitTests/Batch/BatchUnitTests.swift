@@ -89,10 +89,10 @@ struct BatchUnitTests {
         let page = RGBImage(width: 8, height: 8)
         try ImageWriter.saveMultiPageTIFF([page, page, page], to: folder.appendingPathComponent("book.tif"))
         try ImageWriter.save(page, to: folder.appendingPathComponent("single.png"))
-        let plan = try BatchPlan.prepare([folder.path], options: BatchOptions(formats: [.txt], pages: PageSelection(parsing: "2,4")))
+        let plan = try BatchPlan.prepare([folder.path], options: try { var o = BatchOptions(formats: [.txt]); o.pages = try PageSelection(parsing: "2,4"); return o }())
         #expect(plan.failures.map(\.description) == ["\(folder.path)/book.tif: --pages asks for page 4, but the file has 3 pages"])
         #expect(plan.tasks.map(\.key) == ["single.png#1"])
-        let two = try BatchPlan.prepare([folder.path], options: BatchOptions(formats: [.txt], pages: PageSelection(parsing: "2-3")))
+        let two = try BatchPlan.prepare([folder.path], options: try { var o = BatchOptions(formats: [.txt]); o.pages = try PageSelection(parsing: "2-3"); return o }())
         #expect(two.tasks.map(\.key) == ["book.tif#2", "book.tif#3", "single.png#1"])
     }
 

@@ -33,8 +33,9 @@ struct OutputSafetyTests {
 
         // Shards of one batch write side by side; an unsharded writer is kept out while they do.
         let sharded = root.appendingPathComponent("sharded")
-        let first = try BatchPlan.prepare([inputs.path], options: BatchOptions(outputDirectory: sharded, formats: [.txt],
-                                                                               shard: try Shard(parsing: "1/2")))
+        var options = BatchOptions(outputDirectory: sharded, formats: [.txt])
+        options.shard = try Shard(parsing: "1/2")
+        let first = try BatchPlan.prepare([inputs.path], options: options)
         let second = try runCLI(try Self.cli(["--output", sharded.path, "--shard", "2/2", inputs.path]))
         #expect(second.status == 0, "\(second.stderr)")
         let sameShard = try runCLI(try Self.cli(["--output", sharded.path, "--shard", "1/2", inputs.path]))

@@ -6,7 +6,7 @@
 /// runs, where allocating through the system for every tensor cost more kernel time than the inference itself —
 /// with batched runs, 28 s instead of 10 s of recognition for a 12 MP photo's 65 lines (two runs in flight, both
 /// cores faulting pages in and out) — so a tight budget keeps the arena and hands it back after each run instead.
-public enum ArenaPolicy: Sendable, Hashable {
+package enum ArenaPolicy: Sendable, Hashable {
     /// `.recognitionOnly` (under a tight budget too: its runs hand the arena back, `MemoryTightness`).
     case automatic
     /// Never: every tensor is allocated from and returned to the system (least memory, most kernel time).

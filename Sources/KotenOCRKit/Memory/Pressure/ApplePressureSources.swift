@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 
 /// The system's memory-pressure notifications on Apple platforms (`DispatchSource.makeMemoryPressureSource`).
-public final class DispatchPressureSource: MemoryPressureSource, @unchecked Sendable {
+package final class DispatchPressureSource: MemoryPressureSource, @unchecked Sendable {
     public let name = "dispatch"
     private let lock = NSLock()
     private var source: DispatchSourceMemoryPressure?
@@ -29,7 +29,7 @@ import UIKit
 
 /// UIKit's memory warning (`UIApplication.didReceiveMemoryWarningNotification`): the app's last chance to free
 /// memory before jetsam.
-public final class UIKitMemoryWarningSource: MemoryPressureSource, @unchecked Sendable {
+package final class UIKitMemoryWarningSource: MemoryPressureSource, @unchecked Sendable {
     public let name = "uikit"
     private let lock = NSLock()
     private var token: NSObjectProtocol?

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A signal that memory is running short, from any source.
-public struct MemoryPressureEvent: Sendable, Equatable {
+package struct MemoryPressureEvent: Sendable, Equatable {
     public enum Level: String, Sendable, Codable { case warning, critical }
     /// Which source raised it: "psi", "watchdog", "manual", "dispatch", "uikit".
     public var source: String
@@ -19,7 +19,7 @@ public struct MemoryPressureEvent: Sendable, Equatable {
 }
 
 /// Something that can tell the engine memory is short. Sources call `handler` from any thread.
-public protocol MemoryPressureSource: AnyObject, Sendable {
+package protocol MemoryPressureSource: AnyObject, Sendable {
     /// A short name for reports ("psi", "watchdog", ...).
     var name: String { get }
     /// Starts watching. Throws `MemoryPressureError.unavailable` where the platform has no such signal.
@@ -27,7 +27,7 @@ public protocol MemoryPressureSource: AnyObject, Sendable {
     func stop()
 }
 
-public enum MemoryPressureError: Error, Equatable, CustomStringConvertible {
+package enum MemoryPressureError: Error, Equatable, CustomStringConvertible {
     case unavailable(source: String, reason: String)
 
     public var description: String {
@@ -38,7 +38,7 @@ public enum MemoryPressureError: Error, Equatable, CustomStringConvertible {
 }
 
 /// A pressure source triggered by code: for tests, benchmarks, and apps with their own signal.
-public final class ManualPressureSource: MemoryPressureSource, @unchecked Sendable {
+package final class ManualPressureSource: MemoryPressureSource, @unchecked Sendable {
     public let name = "manual"
     private let lock = NSLock()
     private var handler: (@Sendable (MemoryPressureEvent) -> Void)?

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What one pressure event released.
-public struct PressureRelease: Sendable, Equatable {
+package struct PressureRelease: Sendable, Equatable {
     public var event: MemoryPressureEvent
     /// Sum of the released models' measured resident bytes.
     public var releasedModelBytes: Int
@@ -18,7 +18,7 @@ public struct PressureRelease: Sendable, Equatable {
 /// Listens to memory-pressure sources and, on pressure, releases the model store's inactive modes and the
 /// allocator's free pages, then reports what was freed. One abstraction over every source: Linux PSI and
 /// the resident watchdog, Apple's dispatch source and UIKit's warning, and a manual trigger.
-public final class MemoryPressureMonitor: @unchecked Sendable {
+package final class MemoryPressureMonitor: @unchecked Sendable {
     public let store: ModelStore
     private let lock = NSLock()
     private var sources: [any MemoryPressureSource] = []

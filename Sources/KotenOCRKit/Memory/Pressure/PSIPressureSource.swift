@@ -5,7 +5,7 @@ import Foundation
 /// `/proc/pressure/memory`, waited on with poll(2) in a background thread. Raised when tasks stalled on
 /// memory for `stallMicroseconds` within `windowMicroseconds` ("some" stall).
 /// Unprivileged processes may need a window that is a multiple of 2 s (kernel rule); the default is 2 s.
-public final class PSIPressureSource: MemoryPressureSource, @unchecked Sendable {
+package final class PSIPressureSource: MemoryPressureSource, @unchecked Sendable {
     public let name = "psi"
     public let stallMicroseconds: Int
     public let windowMicroseconds: Int

@@ -5,7 +5,7 @@ import Foundation
 /// A background thread reads the resident size every `interval` (one small /proc read); it raises
 /// `.warning` above `warningFraction` × budget and `.critical` above `criticalFraction` × budget, once per
 /// crossing (it re-arms when memory falls back below the warning level).
-public final class ResidentWatchdog: MemoryPressureSource, @unchecked Sendable {
+package final class ResidentWatchdog: MemoryPressureSource, @unchecked Sendable {
     public let name = "watchdog"
     public let budgetBytes: Int
     public let warningFraction: Double

@@ -7,7 +7,7 @@ import Foundation
 /// (glibc's dynamic mmap threshold moved large buffers into the heap), so every later stage started from
 /// the detector's peak. With a fixed 128 KiB mmap threshold and trimming at stage boundaries, activation
 /// memory is returned before the next stage starts (docs/memory-design.md, "What dominates peak memory").
-public enum AllocatorPolicy {
+package enum AllocatorPolicy {
     /// Applies the policy once per process: 128 KiB mmap threshold, 1 MiB trim threshold, 2 arenas.
     /// Returns false where the C library has no such controls. Process-wide: an engine applies it only when
     /// its configuration opts in (`OCRConfiguration.tuneAllocator`; `koten-ocr` does).

@@ -9,7 +9,7 @@ import Darwin
 /// mark can be reset by writing "5" to /proc/self/clear_refs. Darwin: `phys_footprint` from
 /// `task_info(TASK_VM_INFO)` (what jetsam counts), with no system high-water mark — the sampled maximum is used.
 /// Reference: docs/memory-design.md, "How to measure".
-public enum ProcessMemory {
+package enum ProcessMemory {
     /// Resident bytes now (Linux VmRSS, Darwin phys_footprint); 0 if unavailable.
     public static func residentBytes() -> Int {
         #if os(Linux)
@@ -67,7 +67,7 @@ public enum ProcessMemory {
 }
 
 /// A byte count printed for people: "183.4 MB" (decimal megabytes, as `--memory-budget 200MB` reads).
-public func formatBytes(_ bytes: Int) -> String {
+package func formatBytes(_ bytes: Int) -> String {
     let mb = Double(bytes) / 1_000_000
     return mb >= 100 ? String(format: "%.0f MB", mb) : String(format: "%.1f MB", mb)
 }

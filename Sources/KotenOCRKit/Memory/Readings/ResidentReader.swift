@@ -1,7 +1,7 @@
 import Foundation
 
 /// A cheap resident-size reading, in bytes: /proc/self/statm on Linux (one small read), footprint elsewhere.
-public enum ResidentReader {
+package enum ResidentReader {
     #if os(Linux)
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
     #endif

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ORT allows one environment per process; every session is created against it. Its resident cost
 /// (about 17 MiB with ORT 1.32, docs/native-dependencies.md, "Memory") is part of the runtime baseline.
-public final class InferenceEnvironment: @unchecked Sendable {
+package final class InferenceEnvironment: @unchecked Sendable {
     let handle: OpaquePointer
     /// The version of the loaded ONNX Runtime library, e.g. "1.32.0".
     public let runtimeVersion: String

@@ -9,7 +9,7 @@ import CONNXRuntime
 /// after every run — for the many small recognition runs, where allocating through the system for every
 /// tensor cost more kernel time than the inference itself; one intra-op thread per session (concurrency
 /// comes from running several sessions, bounded by the inference limiter); all graph optimisations.
-public struct SessionOptions: Sendable, Hashable {
+package struct SessionOptions: Sendable, Hashable {
     public enum GraphOptimisation: Sendable, Hashable { case disabled, basic, extended, all }
 
     /// Threads used inside one operator (ORT intra-op) for classification and recognition, whose runs go

@@ -2,7 +2,7 @@
 ///
 /// Only the element types KotenOCR's models use exist: float32 (images, logits, boxes, scores) and
 /// int64 (DEIM's `orig_target_sizes`, labels, char counts).
-public struct Tensor: Sendable, Equatable {
+package struct Tensor: Sendable, Equatable {
     public enum Elements: Sendable, Equatable {
         case float32([Float])
         case int64([Int64])
@@ -45,7 +45,7 @@ public struct Tensor: Sendable, Equatable {
 }
 
 /// What a session says about one of its inputs or outputs. Dynamic dimensions are -1.
-public struct TensorInfo: Sendable, Equatable, CustomStringConvertible {
+package struct TensorInfo: Sendable, Equatable, CustomStringConvertible {
     public enum ElementType: Sendable, Equatable { case float32, int64, other(Int) }
     public let name: String
     public let elementType: ElementType
@@ -63,7 +63,7 @@ public struct TensorInfo: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// An output tensor seen in place, in ONNX Runtime's buffer: valid only inside the `consume` closure of a run.
-public struct TensorView {
+package struct TensorView {
     public let name: String
     public let shape: [Int]
     /// The elements of a float32 tensor, else nil.

@@ -7,7 +7,7 @@ public struct ModelDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// Its role in that pipeline, e.g. "detector", "classifier", "recogniser30".
     public let role: String
     /// The stage it serves.
-    public let stage: ModelStage
+    package let stage: ModelStage
     /// The .onnx file.
     public let url: URL
     /// Size of the file in bytes.
@@ -20,7 +20,7 @@ public struct ModelDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// before the first run.
     public let typicalInputElements: Int
 
-    public init(mode: OCRMode, role: String, stage: ModelStage, url: URL, activationBytesPerElement: Double = 60,
+    package init(mode: OCRMode, role: String, stage: ModelStage, url: URL, activationBytesPerElement: Double = 60,
                 typicalInputElements: Int = 3 * 48 * 320) {
         self.mode = mode
         self.role = role

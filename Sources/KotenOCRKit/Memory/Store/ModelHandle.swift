@@ -1,7 +1,7 @@
 import Foundation
 
 /// A loaded model lent to a stage by `ModelStore.withModel`. Its runs pass the store's inference limiter.
-public struct ModelHandle: Sendable {
+package struct ModelHandle: Sendable {
     public let descriptor: ModelDescriptor
     let session: any InferenceRunning
     let store: ModelStore

@@ -16,7 +16,7 @@ public enum ModelState: String, Sendable, Codable {
 }
 
 /// One model's new state (`ModelStore.stateChanges()`).
-public struct ModelStateChange: Sendable, Equatable, CustomStringConvertible {
+package struct ModelStateChange: Sendable, Equatable, CustomStringConvertible {
     /// The model's id, e.g. "ppocr/detector".
     public let model: String
     public let state: ModelState

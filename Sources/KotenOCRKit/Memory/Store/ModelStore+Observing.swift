@@ -37,7 +37,7 @@ extension ModelStore {
     public nonisolated func states() -> [String: ModelState] { modelStates.snapshot() }
 
     /// A stream of every state change from now on, in the order they happen.
-    public nonisolated func stateChanges() -> AsyncStream<ModelStateChange> { modelStates.changes() }
+    package nonisolated func stateChanges() -> AsyncStream<ModelStateChange> { modelStates.changes() }
 
     /// Calls `observer` with the model's id whenever a load or a run of it starts waiting for room under the
     /// budget (until a run in flight finishes). Called on the store, before the caller suspends.

@@ -14,9 +14,9 @@ public actor ModelStore {
     /// activations).
     public nonisolated let budgetBytes: Int
     /// The limiter every model run passes.
-    public nonisolated let limiter: InferenceLimiter
+    package nonisolated let limiter: InferenceLimiter
     /// Session options for every session this store creates.
-    public nonisolated let sessionOptions: SessionOptions
+    package nonisolated let sessionOptions: SessionOptions
     /// Resident bytes of the process when the store was created, ONNX Runtime's environment included.
     public nonisolated let baselineBytes: Int
     /// Creates the sessions.
@@ -57,7 +57,7 @@ public actor ModelStore {
 
     /// Creates a store with ONNX Runtime sessions. `budgetBytes` nil takes `MemoryBudget.automatic()` (cgroup
     /// limit or physical memory). Throws `InferenceError` if ONNX Runtime cannot start.
-    public init(budgetBytes: Int? = nil, sessionOptions: SessionOptions = SessionOptions(),
+    package init(budgetBytes: Int? = nil, sessionOptions: SessionOptions = SessionOptions(),
                 limiter: InferenceLimiter = InferenceLimiter()) throws {
         let loader = try ORTSessionLoader()
         // The library pages start-up touched (ONNX Runtime's kernel registrations above all) are unmapped before the
@@ -178,7 +178,7 @@ public actor ModelStore {
     /// Runs `body` with the model loaded (loading it now if needed, within the budget). The model cannot be
     /// released while `body` runs. Throws `ModelStoreError`, `InferenceError`, `CancellationError` (the task
     /// was cancelled before `body` started: a cancelled page loads and runs nothing more), or what `body` throws.
-    public nonisolated func withModel<R: Sendable>(_ descriptor: ModelDescriptor,
+    package nonisolated func withModel<R: Sendable>(_ descriptor: ModelDescriptor,
                                                    _ body: @Sendable (ModelHandle) async throws -> R) async throws -> R {
         try Task.checkCancellation()
         let session = try await checkout(descriptor)

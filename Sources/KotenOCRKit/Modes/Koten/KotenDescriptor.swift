@@ -1,7 +1,7 @@
 /// The `koten` mode (NDL Koten OCR-Lite: RTMDet line detector, one PARSeq recogniser) as the engine, the
 /// model folder and the CLI see it: its files (its own `src` layout accepted), NDL's XML and JSON written
 /// byte for byte, and the run's TEI document.
-public struct KotenDescriptor: ModeDescriptor {
+package struct KotenDescriptor: ModeDescriptor {
     public init() {}
 
     public var mode: OCRMode { .koten }

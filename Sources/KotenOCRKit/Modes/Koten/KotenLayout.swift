@@ -2,7 +2,7 @@
 ///
 /// reference: docs/reference-pipelines.md §2.3; koten `ndl_parser.py` `convert_to_xml_string3`
 /// (score_thr 0.3, no text blocks, no block_ad).
-public enum KotenLayout {
+package enum KotenLayout {
     /// The layout string the reference builds (byte-identical to koten `stage_layout.xml`).
     public static func template(detections: [KotenDetection], imageWidth: Int, imageHeight: Int,
                                 imageName: String, scoreThreshold: Double = 0.3) -> String {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// NDL Koten OCR-Lite's files in a model directory (`koten/`, or its own `src` with `model/` and `config/`).
-public struct KotenModelFiles: Sendable {
+package struct KotenModelFiles: Sendable {
     public static let detectorFile = "rtmdet-s-1280x1280.onnx"
     public static let recogniserFile = "parseq-ndl-32x384-tiny-10.onnx"
     /// The koten charset: NDLOCR-Lite's with its four astral characters replaced by '〓'.

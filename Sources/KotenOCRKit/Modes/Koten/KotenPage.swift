@@ -4,7 +4,7 @@
 /// `KotenPage.recognitionLines` → `KotenRecognition.read` → `PageNode.setLineStrings` → `ReferencePage`
 /// (written by `ResultFormat.render`: `PageOutput.xml`, `.text`, `.json` with `jsonStyle`); a batch with
 /// `--format tei` adds every page to a `TEIRun` (`KotenTEI.document` over each page's `TEIPage`).
-public enum KotenPage {
+package enum KotenPage {
     /// How NDL Koten OCR-Lite writes its per-page JSON (`ModeDescriptor.referenceJSON`, `ReferencePage.jsonStyle`).
     static let jsonStyle = ReferenceJSONStyle.koten
 

@@ -6,7 +6,7 @@ import Foundation
 /// one PARSeq 32×384 read per line (`KotenRecognition.read`) → `PageResult` and the ordered tree
 /// (`PageResult.reference`) for the reference's XML / TXT / JSON and the run's TEI. A page with no lines
 /// gives an empty result (the reference divides by zero there).
-public struct KotenPipeline: ModePipeline {
+package struct KotenPipeline: ModePipeline {
     public let mode = OCRMode.koten
     public let files: KotenModelFiles
     /// Finds the lines (RTMDet, `RTMDetDetector.detector(model:)`, unless the configuration supplies another).

@@ -1,5 +1,5 @@
 /// NDL Koten OCR-Lite recognition: one PARSeq read per line, no cascade.
-public enum KotenRecognition {
+package enum KotenRecognition {
     /// One reading per line, in line order. Crops are `LineCrop.clamped`; an empty crop gives ""
     /// without a call (the reference feeds Pillow an empty image, which reads as "").
     ///

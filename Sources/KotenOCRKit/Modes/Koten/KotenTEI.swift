@@ -1,5 +1,5 @@
 /// One line of a TEI page: its box (image pixels, xyxy) and recognised text.
-public struct TEILine: Sendable, Hashable {
+package struct TEILine: Sendable, Hashable {
     public var box: PixelBox
     public var text: String
 
@@ -10,7 +10,7 @@ public struct TEILine: Sendable, Hashable {
 }
 
 /// One page of a koten TEI document.
-public struct TEIPage: Sendable, Hashable {
+package struct TEIPage: Sendable, Hashable {
     public var image: ImageInfo
     /// The page's LINEs in document order.
     public var lines: [TEILine]
@@ -38,7 +38,7 @@ extension ReferencePage {
 /// `L{page:04}_{line:03}` with ulx/uly/lrx/lry), and in the body a `pb` per page and an `lb`
 /// per line whose tail is the text, indented with two spaces (whitespace-only texts become
 /// indentation, as `ElementTree.indent` does).
-public enum KotenTEI {
+package enum KotenTEI {
     public static func document(pages: [TEIPage]) -> String {
         func element(_ tag: String, _ attributes: [(String, String)] = [], text: String? = nil) -> PageNode {
             PageNode(tag: tag, attributes: attributes.map { .init(name: $0.0, value: $0.1) }, text: text)

@@ -6,7 +6,7 @@
 /// Outputs `dets` float32 [1,K,5] (x1,y1,x2,y2,score) and `labels` int64 [1,K], into `RTMDetPostprocess`
 /// (score > 0.3 in float32, boxes × S/N, 2 % vertical expansion, negative Y kept).
 /// Reference: docs/reference-pipelines.md §2.1; goldens `koten/preprocess/rtmdet` (tensor SHA-256).
-public enum RTMDetDetector {
+package enum RTMDetDetector {
     static let what = "NDL Koten OCR-Lite's RTMDet detector"
 
     /// Checks a session: one input `input` float32 [1,3,N,N]; outputs `dets` float32 [1,K,5] and

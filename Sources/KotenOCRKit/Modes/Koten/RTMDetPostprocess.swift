@@ -1,7 +1,7 @@
 /// RTMDet (NDL Koten OCR-Lite line detector) post-processing, pure arithmetic on `dets`.
 ///
 /// reference: docs/reference-pipelines.md §2.1 "Postprocessing"; parity README K1, K2, K3; koten `src/rtmdet.py`.
-public enum RTMDetPostprocess {
+package enum RTMDetPostprocess {
     /// The detections the reference keeps, in row order.
     ///
     /// - Parameters:

@@ -7,7 +7,7 @@
 /// the reference passes. Outputs `labels` int64 [1,Q], `boxes` float32 [1,Q,4], `scores` float32 [1,Q],
 /// optional `char_count` int64 [1,Q], into `DEIMPostprocess` (score > 0.25, boxes × S/N).
 /// Reference: docs/reference-pipelines.md §1.2; goldens `ndl/preprocess/deim` (tensor SHA-256).
-public enum DEIMDetector {
+package enum DEIMDetector {
     static let what = "NDLOCR-Lite's DEIM detector"
 
     /// What the session says, checked.

@@ -1,7 +1,7 @@
 /// DEIMv2 (NDLOCR-Lite layout detector) post-processing, pure arithmetic on the raw outputs.
 ///
 /// reference: docs/reference-pipelines.md §1.2 "Postprocessing"; parity README N1, N2; NDL `src/deim.py`.
-public enum DEIMPostprocess {
+package enum DEIMPostprocess {
     /// The detections the reference keeps, in row order.
     ///
     /// - Parameters:

@@ -1,11 +1,11 @@
 /// The three NDLOCR-Lite PARSeq models (maximum label length 30, 50, 100; input 24×256/384/768).
-public enum CascadeModel: String, Sendable, Hashable, CaseIterable {
+package enum CascadeModel: String, Sendable, Hashable, CaseIterable {
     case rec30, rec50, rec100
 }
 
 /// The NDLOCR-Lite recognition cascade (reference: docs/reference-pipelines.md §1.5 "Cascade";
 /// parity README C1, C2; NDL `ocr.py` `process_cascade`).
-public enum NDLCascade {
+package enum NDLCascade {
     /// Routes by PRED_CHAR_CNT (3 → rec30, 2 → rec50, else rec100), re-reads a rec30 result of
     /// ≥ 25 characters (Unicode scalars, as Python's `len`) with rec50 and a rec50 result of
     /// ≥ 45 with rec100, and splits a crop whose rec100 result has ≥ 98 characters and whose

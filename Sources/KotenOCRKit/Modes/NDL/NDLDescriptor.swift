@@ -1,7 +1,7 @@
 /// The `ndl` mode (NDLOCR-Lite: DEIM layout detector, three PARSeq recognisers cascaded) as the engine, the
 /// model folder and the CLI see it: NDL's files (current or older published names, NDL's own `src` layout
 /// accepted), and NDL's own XML and JSON written byte for byte beside the engine's formats.
-public struct NDLDescriptor: ModeDescriptor {
+package struct NDLDescriptor: ModeDescriptor {
     public init() {}
 
     public var mode: OCRMode { .ndl }

@@ -1,5 +1,5 @@
 /// One DEIM detection after the reference post-processing (parity README N1, N2).
-public struct NDLDetection: Sendable, Hashable {
+package struct NDLDetection: Sendable, Hashable {
     /// 0-based class index into `NDLClass.all` (the model's 1-based label − 1).
     public var classIndex: Int
     /// The detector score (float32 sigmoid), as the model returned it.

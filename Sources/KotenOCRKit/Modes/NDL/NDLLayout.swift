@@ -2,7 +2,7 @@
 ///
 /// reference: docs/reference-pipelines.md §1.3; parity README N3–N7, `stage_layout.xml`;
 /// NDL `ndl_parser.py` `convert_to_xml_string3` (score_thr 0.1, min size 5, block_ad on).
-public enum NDLLayout {
+package enum NDLLayout {
     /// The layout string the reference builds (byte-identical to `stage_layout.xml`), before
     /// parsing. Emission order: 表組 BLOCKs with their LINEs, 広告 BLOCKs with their LINEs,
     /// TEXTBLOCKs, independent LINEs, then every other `block_*` as an empty BLOCK.

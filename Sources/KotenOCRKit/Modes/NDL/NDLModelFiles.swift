@@ -3,7 +3,7 @@ import Foundation
 /// NDLOCR-Lite's files in a model directory (`ndl/`, or NDL's own `src` with `model/` and `config/`),
 /// under NDL's published names. Which recogniser is the 30-, 50- or 100-character model is decided from
 /// the sessions' shapes when the models load (`NDLPipeline.routing`), never from these names.
-public struct NDLModelFiles: Sendable {
+package struct NDLModelFiles: Sendable {
     public static let detectorFile = "deim-s-1024x1024.onnx"
     /// The three cascade recognisers: NDLOCR-Lite v1.2 (24×W) names first, then v1.0–1.1 (16×W) names.
     public static let recogniserFiles: [[String]] = [

@@ -3,7 +3,7 @@
 /// A page goes: `DEIMPostprocess.detections` → `NDLPage.orderedPage` →
 /// `NDLPage.recognitionLines` → `NDLCascade.read` → `PageNode.setLineStrings` → `ReferencePage`
 /// (written by `ResultFormat.render`: `PageOutput.xml`, `.text`, `.json` with `jsonStyle`).
-public enum NDLPage {
+package enum NDLPage {
     /// How NDLOCR-Lite writes its per-page JSON (`ModeDescriptor.referenceJSON`, `ReferencePage.jsonStyle`).
     static let jsonStyle = ReferenceJSONStyle.ndl
 

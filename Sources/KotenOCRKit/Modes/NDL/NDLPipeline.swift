@@ -9,7 +9,7 @@ import Foundation
 /// The decoded page is gone before the detector runs; after detection the lines are cut from the file in one pass
 /// (`LineImages`: the page never whole), and read in batches (`LineReader.read(_:store:limit:)`), at most `limit`
 /// runs in flight, every run through the store's inference limiter.
-public struct NDLPipeline: ModePipeline {
+package struct NDLPipeline: ModePipeline {
     public let mode = OCRMode.ndl
     public let files: NDLModelFiles
     /// Finds the layout (DEIM, `DEIMDetector.detector(model:)`, unless the configuration supplies another).

@@ -8,7 +8,7 @@ import Foundation
 /// drops it or keeps it by chance. Between two characters, a space is kept when the probability that some
 /// step of the gap is a space, 1 − Π(1 − p_space), is over one half (steps taken as independent, as CTC
 /// takes them); its confidence is that probability.
-public struct CTCDecoder: Sendable {
+package struct CTCDecoder: Sendable {
     /// Class k's text (index 0 is the blank, never emitted).
     public let keys: [String]
     /// The space's class: the key list's last entry when it is " " (PP-OCR's `use_space_char`).

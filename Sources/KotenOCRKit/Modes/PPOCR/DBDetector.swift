@@ -8,7 +8,7 @@ import Foundation
 /// longer side at 960, a finer pass where the text is too thin in that map) unless `maxSide` fixes it; a map
 /// too large for one run within the memory budget is read in overlapping tiles stitched into one map.
 /// Returns quads in page pixels and the passes made (`DetectedPage.summary`); never the full-resolution page.
-public struct DBDetector: PageDetector {
+package struct DBDetector: PageDetector {
     public let model: ModelDescriptor
     /// The map's longer side for one pass at a fixed scale (`--det-max-side`); nil: fitted to the page
     /// (`DetectorScale`).

@@ -22,7 +22,7 @@ struct FloatProbabilityMap: ProbabilityMap {
 /// shorter side is under `minSide` or the mean probability inside it is under `boxThreshold`; grow it by the
 /// unclip offset (area × `unclipRatio` / perimeter); drop it if its shorter side is then under `minSide` + 2.
 /// Coordinates stay in map pixels.
-public struct DBPostprocess: Sendable {
+package struct DBPostprocess: Sendable {
     public var binaryThreshold: Float = 0.3
     public var boxThreshold: Float = 0.6
     public var unclipRatio: Double = 1.5

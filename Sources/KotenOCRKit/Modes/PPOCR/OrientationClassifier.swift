@@ -4,7 +4,7 @@
 /// probability above `threshold` (0.9). The `ppocr` pipeline asks it for the page's votes
 /// (`upsideDownProbabilities`, `PPOCRPageOrientation`) and for the lines across the main ones. Lines are classified
 /// in batches as large as the store allows (at most `maxBatchLines`), every line's input the same as alone.
-public struct OrientationClassifier: Sendable {
+package struct OrientationClassifier: Sendable {
     public let model: ModelDescriptor
     public var threshold: Float = 0.9
     /// The most lines in one run (PaddleOCR's `cls_batch_num`); the store may allow fewer.

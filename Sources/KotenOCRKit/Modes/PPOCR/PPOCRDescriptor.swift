@@ -1,6 +1,6 @@
 /// The `ppocr` mode (PP-OCRv5 mobile: DB detector, orientation classifier, CTC recogniser) as the engine,
 /// the model folder and the CLI see it: four files in one folder, the engine's own formats only.
-public struct PPOCRDescriptor: ModeDescriptor {
+package struct PPOCRDescriptor: ModeDescriptor {
     public init() {}
 
     public var mode: OCRMode { .ppocr }

@@ -4,7 +4,7 @@ import Foundation
 /// turned 180°), then the CTC recogniser. The `ppocr` pipeline hands it each line already cut from the page
 /// and turned upright, the crop covering the whole line image; another crop is cut from `page` first.
 /// Reference: docs/reference-pipelines.md §4, "Step 3", "Step 4".
-public struct PPOCRLineReader: LineReader {
+package struct PPOCRLineReader: LineReader {
     public let classifier: OrientationClassifier?
     public let recogniser: PPOCRRecogniser
     /// The recogniser's keys file (named when its entries do not match the model's output classes).

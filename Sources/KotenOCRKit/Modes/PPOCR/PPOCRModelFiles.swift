@@ -1,7 +1,7 @@
 import Foundation
 
 /// The PP-OCRv5 files in a model directory.
-public struct PPOCRModelFiles: Sendable {
+package struct PPOCRModelFiles: Sendable {
     public static let detectorFile = "ppocrv5_det.onnx"
     public static let classifierFile = "ppocrv5_cls.onnx"
     public static let recogniserFile = "ppocrv5_rec.onnx"

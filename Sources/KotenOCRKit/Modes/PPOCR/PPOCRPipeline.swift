@@ -10,7 +10,7 @@ import Foundation
 /// a second time turned upright (decoded, turned in memory, detected again); a page given turned
 /// (`OCRConfiguration.pageRotation`) is turned before the first. The detector's input and activations are gone
 /// before the full-resolution page is decoded for crops; the page is released before recognition starts.
-public struct PPOCRPipeline: ModePipeline {
+package struct PPOCRPipeline: ModePipeline {
     public let mode = OCRMode.ppocr
     public let files: PPOCRModelFiles
     /// Finds the lines (`DBDetector` unless the configuration supplies another).

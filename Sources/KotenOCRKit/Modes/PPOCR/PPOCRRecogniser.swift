@@ -9,7 +9,7 @@ import Foundation
 /// batches) as large as the store allows (`ModelStore.batchAllowance`). PaddleOCR pads a batch to its widest line,
 /// which makes a line's reading depend on its neighbours: here a line is padded the same alone or in any batch, so
 /// batch sizes chosen from memory never change a reading.
-public struct PPOCRRecogniser: Sendable {
+package struct PPOCRRecogniser: Sendable {
     public let model: ModelDescriptor
     public let decoder: CTCDecoder
     static let height = 48

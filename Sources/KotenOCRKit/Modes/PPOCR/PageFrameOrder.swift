@@ -6,7 +6,7 @@
 /// right after the line it annotates (in the order of the characters annotated). `ReadingOrderStyle.ndl`: every
 /// line (ruby included, still marked) by NDL's XY-cut over the axis-aligned boxes, no skew. Source:
 /// docs/reference-pipelines.md §1.4, §4 ("Where KotenOCR deviates").
-public struct PageFrameOrder: PageOrderer {
+package struct PageFrameOrder: PageOrderer {
     public var style: ReadingOrderStyle
 
     public init(style: ReadingOrderStyle = .page) { self.style = style }

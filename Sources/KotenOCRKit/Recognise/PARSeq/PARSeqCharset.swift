@@ -6,7 +6,7 @@ import Foundation
 /// OCR-Lite: the same with its four astral characters replaced by '〓'), one entry per Unicode scalar —
 /// never per `Character` or UTF-16 unit, which would merge U+FE0E with its neighbour or split astral
 /// characters (docs/reference-pipelines.md §1.5 "Charset", §2.2, §3).
-public struct PARSeqCharset: Sendable, Equatable {
+package struct PARSeqCharset: Sendable, Equatable {
     public let entries: [Unicode.Scalar]
 
     public init(entries: [Unicode.Scalar]) { self.entries = entries }

@@ -7,7 +7,7 @@ import Foundation
 /// line does (八八八; docs/field-notes.md, "The models' own limits"). Each character keeps its probability, the softmax of the step at
 /// the arg-max (the reference computes none; its opt-in tate-chū-yoko wrapper uses the same value).
 /// Reference: docs/reference-pipelines.md §1.5 "Token IDs", "Decoding", §3.5.
-public enum PARSeqDecoder {
+package enum PARSeqDecoder {
     /// Decodes logits float32 [1, `steps`, `classes`] (row-major). A token past the charset (only
     /// possible for a model that failed its signature check) decodes as U+FFFD.
     public static func decode(_ logits: [Float], steps: Int, classes: Int, charset: PARSeqCharset) -> RecognisedText {

@@ -8,7 +8,7 @@
 /// `PARSeqDecoder`. Reference: docs/reference-pipelines.md §1.5, §2.2; goldens `ndl/preprocess/parseq`,
 /// `koten/preprocess/parseq`. As a `LineReader` it is the `koten` mode's recognition stage and each of the
 /// `ndl` mode's three cascade readers.
-public struct PARSeqRecogniser: LineReader {
+package struct PARSeqRecogniser: LineReader {
     /// Which reference's line input the model was trained on.
     public enum Preprocessing: Sendable { case ndl, koten }
 

@@ -1,7 +1,7 @@
 /// Serialises a `PageNode` byte for byte as CPython 3.11's `xml.etree.ElementTree.tostring`
 /// does: attributes in order, `<X ... />` for an element without text and children, the
 /// element's tail included, text escaped `& < >`, attribute values also `" \r \n \t`.
-public enum ElementTreeSerializer {
+package enum ElementTreeSerializer {
     /// The element and its tail.
     public static func string(_ node: PageNode) -> String {
         var out = ""

@@ -6,7 +6,7 @@
 /// emulation (`TemplateParser`, `ElementTreeSerializer`, `ElementTreeIndent`) because its model is
 /// ElementTree's; the NDL accessors are elsewhere: `lines` (Layout/PageNode+Lines.swift) and `lineBox`
 /// (Geometry/PixelBox+PageNode.swift).
-public struct PageNode: Sendable, Hashable {
+package struct PageNode: Sendable, Hashable {
     /// One attribute; order is kept as written (TYPE X Y WIDTH HEIGHT CONF PRED_CHAR_CNT ORDER STRING).
     public struct Attribute: Sendable, Hashable {
         public var name: String

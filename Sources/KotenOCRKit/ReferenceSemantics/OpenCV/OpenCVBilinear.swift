@@ -11,7 +11,7 @@
 /// - an exact 2× reduction on both axes is OpenCV's INTER_AREA fast path: (a + b + c + d + 2) >> 2;
 /// - same size: a copy.
 /// Golden: `ndl/preprocess/parseq` (parity README §3.6); measured difference in docs/preprocessing.md.
-public enum OpenCVBilinear {
+package enum OpenCVBilinear {
     /// `source`, the pixels of a `sourceWidth`×`sourceHeight` RGB u8 image (rows top to bottom, channels
     /// interleaved; `source.count == sourceWidth * sourceHeight * 3`), resized to exactly `width`×`height`:
     /// that image's pixels. An empty source gives black pixels. (`RGBImage` callers use the adapter in

@@ -14,7 +14,7 @@
 ///
 /// Reference: parity README §3.6 (goldens `ndl/preprocess/deim`, `koten/preprocess/rtmdet`,
 /// `koten/preprocess/parseq`); docs/preprocessing.md.
-public struct PillowBicubic: Sendable {
+package struct PillowBicubic: Sendable {
     /// Size of the real image, pixels.
     public let sourceWidth: Int
     public let sourceHeight: Int

@@ -9,7 +9,7 @@ import Foundation
 /// let page = try await ocr.read(source)
 /// let pdf = try SearchablePDF.document([SearchablePDF.page(page, image: source)])
 /// ```
-public enum SearchablePDF {
+package enum SearchablePDF {
     /// One page: its size, its image, its invisible text.
     public struct Page: Sendable, Equatable, Codable {
         /// Size in points (1/72 inch): the image's pixels at its declared resolution, or 300 dpi.
