@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes one entry point with libFuzzer under AddressSanitizer (docs/reliability.md, "Fuzzing").
 #   scripts/fuzz.sh TARGET SECONDS    TARGET: image | pdf | manifest
-# Builds koten-ocr-fuzz with -sanitize=fuzzer,address into .build/fuzz, starts from the seeds in
+# Builds koten-ocr-fuzz with -sanitize=fuzzer,address (one option: given twice, swiftc keeps only the last and
+# the Swift code gets no coverage counters) into .build/fuzz, starts from the seeds in
 # Tests/Fixtures/fuzz/seeds/TARGET, keeps the grown corpus in .build/fuzz/corpus-TARGET and any crash input in
 # .build/fuzz/crashes-TARGET, and prints libFuzzer's last status line. Exit status: libFuzzer's (0: no crash).
 set -euo pipefail
@@ -11,7 +12,7 @@ case "$TARGET" in image|pdf|manifest) ;; *) echo "fuzz: unknown target $TARGET (
 SCRATCH="$ROOT/.build/fuzz"
 cd "$ROOT"
 swift build -c release --product koten-ocr-fuzz --scratch-path "$SCRATCH" \
-  -Xswiftc -sanitize=fuzzer -Xswiftc -sanitize=address -Xswiftc -DFUZZING \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
   -Xcc -fsanitize=fuzzer-no-link -Xcc -fsanitize=address >&2
 BIN="$SCRATCH/release/koten-ocr-fuzz"
 CORPUS="$SCRATCH/corpus-$TARGET"; CRASHES="$SCRATCH/crashes-$TARGET"
