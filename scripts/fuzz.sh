@@ -23,11 +23,14 @@ export LSAN_OPTIONS="suppressions=$ROOT/scripts/sanitizers/lsan.supp:print_suppr
 export KOTEN_FUZZ_TARGET="$TARGET"
 LOG="$SCRATCH/fuzz-$TARGET.log"
 set +e
+# FUZZ_ARGS: more libFuzzer options, e.g. "-fork=1 -ignore_timeouts=1 -ignore_ooms=1" to go on past a hang or
+# an out-of-memory input (by default libFuzzer stops at the first and keeps it as a finding).
+# shellcheck disable=SC2086
 "$BIN" -max_total_time="$SECONDS_TO_RUN" -timeout=30 -rss_limit_mb=3072 -max_len=65536 -print_final_stats=1 \
-  -artifact_prefix="$CRASHES/" "$CORPUS" > "$LOG" 2>&1
+  -artifact_prefix="$CRASHES/" ${FUZZ_ARGS:-} "$CORPUS" > "$LOG" 2>&1
 status=$?
 set -e
-grep -E '^#[0-9]+ +(DONE|pulse|NEW|REDUCE)' "$LOG" | tail -n 1 || true
+grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE)' "$LOG" | tail -n 1 || true
 grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$LOG" || true
 grep -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|SUMMARY' "$LOG" | head -n 5 || true
 echo "fuzz $TARGET: exit $status, corpus $(ls "$CORPUS" | wc -l) inputs, crashes $(ls "$CRASHES" | wc -l) (log $LOG)"
