@@ -39,13 +39,13 @@ test: setup architecture
 # own build folder; the CLI children the tests start are built the same way and inherit the options. The
 # suppressions name the toolchain's own leaks and races only: a leak or a race of ours still fails the run.
 SANITIZERS := $(CURDIR)/scripts/sanitizers
-# handle_segv=0: a fault reaches the CLI's own crash record (tests/Diagnostics), as without the sanitizer.
+# handle_segv=0 (both): a fault reaches the CLI's own crash record (tests/Diagnostics), as without the sanitizer.
 test-asan: setup
 	LSAN_OPTIONS=suppressions=$(SANITIZERS)/lsan.supp:print_suppressions=0 ASAN_OPTIONS=handle_segv=0 \
 	  $(SWIFT) test --sanitize=address --scratch-path .build/asan
 
 test-tsan: setup
-	TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:second_deadlock_stack=1 \
+	TSAN_OPTIONS=suppressions=$(SANITIZERS)/tsan.supp:second_deadlock_stack=1:handle_segv=0 \
 	  $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
 
 # libFuzzer under AddressSanitizer, one entry point (docs/reliability.md, "Fuzzing"): make fuzz FUZZ_TARGET=pdf

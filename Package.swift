@@ -52,10 +52,12 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The fuzzing entry points (docs/reliability.md): built with `-sanitize=fuzzer -DFUZZING` by `make fuzz`,
-        // libFuzzer's main drives them; a plain build replays files through them. Not a product.
+        // libFuzzer's driver (declared by CFuzzerDriver) runs them; a plain build replays files through them.
+        // Not a product.
+        .target(name: "CFuzzerDriver"),
         .executableTarget(
             name: "koten-ocr-fuzz",
-            dependencies: ["KotenOCRKit"],
+            dependencies: ["KotenOCRKit", "CFuzzerDriver"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
