@@ -88,7 +88,7 @@ struct PPOCRLineTurning: Sendable {
         let turns = page.mainTurns
         let results = try await boundedMap(tested, limit: limit) { i -> (RecognisedText, Bool?) in
             let line = crops[i].turnedCounterClockwise(quarterTurns: turns)
-            let text = try await self.recognise(crops[i], turns: turns)
+            let text = try await self.readTurned([(crops[i], turns)])[0]
             guard text.characters.count >= 4, let confidence = text.confidence,
                   confidence >= PPOCRWritingTest.minLineConfidence, let cells = PPOCRWritingTest.cells(line, reading: text) else { return (text, nil) }
             let cellText = try await self.reader.read(PixelBox(x1: 0, y1: 0, x2: cells.width, y2: cells.height), of: cells, store: self.store)
@@ -140,11 +140,6 @@ struct PPOCRLineTurning: Sendable {
         guard !lines.isEmpty else { return [] }
         return try await reader.read(lines.map { LineRegion(wholeOf: $0.crop.turnedCounterClockwise(quarterTurns: $0.turns)) },
                                      store: store, limit: limit)
-    }
-
-    private func recognise(_ crop: RGBImage, turns: Int) async throws -> RecognisedText {
-        let line = crop.turnedCounterClockwise(quarterTurns: turns)
-        return try await reader.read(PixelBox(x1: 0, y1: 0, x2: line.width, y2: line.height), of: line, store: store)
     }
 
     /// Where reading starts and ends along a line cut from `quad` (corners clockwise from its top-left, in the page
