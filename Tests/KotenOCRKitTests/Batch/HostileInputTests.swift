@@ -181,9 +181,24 @@ struct HostileInputTests {
         chmod(folder.path, 0o755)
         let file = try BatchFixtures.writePages(0..<1, to: folder) { _ in "locked.png" }[0]
         chmod(file.path, 0)
-        // As root every file is readable: run the CLI as nobody (its build folder and the models are world-readable).
-        let prefix = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
-        let run = try runCLI(bytes: try Self.cli(["--format", "txt", file.path]).map { Array($0.utf8) }, prefix: prefix)
+        // As root every file is readable: run the CLI as nobody. The package may sit below a folder nobody cannot
+        // enter (a clone in `mktemp -d`), so the CLI and the ppocr models run from a world-readable copy.
+        var prefix: [String] = [], arguments = try Self.cli(["--format", "txt", file.path])
+        if getuid() == 0 {
+            let stage = try TestPaths.temporaryDirectory("hostile-mode-000-cli")
+            chmod(stage.path, 0o755)
+            let binary = stage.appendingPathComponent("koten-ocr"), models = stage.appendingPathComponent("models")
+            try FileManager.default.copyItem(at: TestPaths.cli, to: binary)
+            try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: try TestPaths.ppocrModels().root.appendingPathComponent("ppocr"),
+                                             to: models.appendingPathComponent("ppocr"))
+            chmod(models.path, 0o755)
+            prefix = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                      // sh gets the copy, then the CLI's own path (dropped), then the arguments.
+                      "/bin/sh", "-c", "b=$1; shift 2; exec \"$b\" \"$@\"", "sh", binary.path]
+            arguments = ["--models", models.path] + arguments.drop { $0 != "--jobs" }
+        }
+        let run = try runCLI(bytes: arguments.map { Array($0.utf8) }, prefix: prefix)
         #expect(run.status == 1)
         let lines = run.stderrLines.filter { $0.contains(file.path) }
         #expect(lines == ["koten-ocr: \(file.path): permission denied"], "\(run.stderr)")
