@@ -156,9 +156,14 @@ enum BenchCase {
         for i in 0..<o.pages {
             let mode = modes[i % modes.count]
             do {
-                _ = try await engine.read(try engine.open(pages[i % pages.count]), mode: mode)
+                let recorder = StageRecorder(store: engine.store)
+                if o.stages { recorder.start() }
+                let source = try engine.open(pages[i % pages.count])
+                _ = try await PipelineStage.observing(o.stages ? recorder.observer : nil) { try await engine.read(source, mode: mode) }
+                let stages = recorder.finish().map { "\($0.name) \(mb($0.before))→\(mb($0.peak))→\(mb($0.after)) (models \(mb($0.models)))" }
                 read += 1
-                report.notes.append("page \(i + 1) \(mode): read, resident \(mb(ResidentReader.bytes())), high-water mark \(mb(ProcessMemory.highWaterMarkBytes()))")
+                report.notes.append("page \(i + 1) \(mode): read, resident \(mb(ResidentReader.bytes())), high-water mark \(mb(ProcessMemory.highWaterMarkBytes()))"
+                                    + (stages.isEmpty ? "" : "; stages: " + stages.joined(separator: ", ")))
             } catch let e as ModelStoreError {
                 refused += 1
                 report.notes.append("page \(i + 1) \(mode): refused: \(e)")
@@ -166,6 +171,9 @@ enum BenchCase {
         }
         for event in await engine.store.eventLog() {
             if case .evicted = event { report.notes.append("\(event)") }
+        }
+        for (model, bytes) in await engine.store.loadedModels().sorted(by: { $0.key < $1.key }) {
+            report.notes.append("\(model): resident \(mb(bytes)), load peak \(mb(await engine.store.loadPeak(of: model) ?? 0))")
         }
         report.facts["pagesRead"] = Double(read)
         report.facts["pagesRefused"] = Double(refused)

@@ -52,9 +52,16 @@ package struct PaddedSquareDetector<Region: Sendable>: PageDetector {
         let paddedSize = max(source.width, source.height)
         return try await store.withModel(model) { handle in
             let n = try inputSide(ModelSignature(handle))
+            // Room for the decoded page, its N×N image, the tensors and the run's activations is made before the
+            // page is decoded: another mode's idle models go first, not after the buffers have grown beside them.
+            let elements = 3 * n * n
+            let room = await store.expectedActivations(model, inputElements: elements)
+                + PaddedSquarePage.bufferBytes(source, inputSide: n, reducedDecodeFactor: factor)
             // The page and its N×N image live only in this expression: the tensors alone go into the run.
-            let tensors = inputs(PaddedSquarePage.resized(
-                try PaddedSquarePage.decode(source, inputSide: n, reducedDecodeFactor: factor).image, inputSide: n), n)
+            let tensors = try await store.withRoom(room, for: model) {
+                inputs(PaddedSquarePage.resized(
+                    try PaddedSquarePage.decode(source, inputSide: n, reducedDecodeFactor: factor).image, inputSide: n), n)
+            }
             // libvips' freed buffers (the EXIF-rotated copy of a photo: 36 MB at 12 MP) stay in the heap unless trimmed.
             AllocatorPolicy.trim()
             let out = try await handle.run(tensors, outputNames: outputNames)

@@ -20,6 +20,17 @@ package enum PaddedSquarePage {
         return (image, image.width == source.width && image.height == source.height)
     }
 
+    /// The bytes `decode` and `resized` and the model's float32 input tensors hold at once for a detector of input
+    /// side `inputSide`: the decoded page (twice when its EXIF orientation turns it: libvips' turned copy beside
+    /// it), the N×N RGB image and the [1,3,N,N] float32 tensor. An estimate for the store's room, not a measurement.
+    public static func bufferBytes(_ source: ImageSource, inputSide: Int, reducedDecodeFactor: Int = 4) -> Int {
+        let side = max(source.width, source.height), limit = max(1, reducedDecodeFactor) * inputSide
+        let scale = side > limit ? Double(limit) / Double(side) : 1
+        let decoded = Int(Double(source.width) * scale * Double(source.height) * scale) * 3
+        let turned = source.orientation > 1 ? 2 : 1
+        return decoded * turned + inputSide * inputSide * 3 * (1 + 4)
+    }
+
     /// `image` on a black square of its longer side, resized to `inputSide`×`inputSide` (Pillow bicubic,
     /// 8-bit RGB). Memory: the output and the resampler's row window, never the square.
     public static func resized(_ image: RGBImage, inputSide: Int) -> RGBImage {

@@ -65,10 +65,10 @@ struct BatchingTests {
         #expect(await store.batchAllowance(for: rec, runs: 1, maximumLines: 6).maxElements == 4_000)
         // No room left (page buffers took it): the allowance is one element, so every line runs alone.
         let other = try StoreScene()
-        let tight = other.store(budget: 100_000_000)
+        let tight = other.store(budget: 110_000_000)  // room for the recogniser's load peak (weights + file)
         let rec2 = try other.model(.ppocr, "rec", activationBytes: 10_000_000)
         try await tight.touch(rec2)
-        other.process.setOtherBytes(15_000_000)
+        other.process.setOtherBytes(25_000_000)
         let none = await tight.batchAllowance(for: rec2, runs: 1, maximumLines: 6)
         #expect(none.maxElements == 1)
         #expect(LineBatches.partition(widths: [320, 320, 320], elementsPerColumn: 144, allowance: none).count == 3)

@@ -7,7 +7,8 @@ import Testing
 /// whose activations occupy their set bytes while they execute. It is both the store's `SessionLoading` and
 /// its `ResidentMeter`, and keeps the high-water mark of its resident bytes.
 ///
-/// A session weighs its descriptor's estimate (`estimatedResidentBytes`) and a run takes its descriptor's
+/// A session weighs its descriptor's estimate (`estimatedResidentBytes`), its load holds the file's bytes beside
+/// the weights for a moment (the load peak), and a run takes its descriptor's
 /// activation estimate for the run's input size, so the store's estimates and the measured figures agree.
 /// `onEvent` hears "load <id>", "start <id>" and "end <id>" as they happen; `hold(_:)` stops the next run of a
 /// model inside the session until `release(_:)`.
@@ -76,10 +77,13 @@ final class SimulatedProcess: ResidentMeter, SessionLoading, @unchecked Sendable
             throw InferenceError.ortFailure(call: "CreateSession(\(model.url.lastPathComponent))", code: 7, message: "simulated refusal")
         }
         let weight = model.estimatedResidentBytes
+        // As ONNX Runtime does, the file's bytes are held beside the weights while the session is built.
         change {
             weightBytes += weight
+            otherBytes += model.fileBytes
             loadLog.append(model.id)
         }
+        change { otherBytes -= model.fileBytes }
         emit("load \(model.id)")
         return (SimulatedSession(process: self, model: model, weightBytes: weight), weight)
     }

@@ -99,3 +99,35 @@ extension ModelStore {
         return released
     }
 }
+
+extension ModelStore {
+    /// Room for what a stage builds before a run of `d` — a page decoded for the model's input, its resized image
+    /// and tensors, a page's line crops — made before it is built, not after: waits (evicting idle models, other
+    /// modes' first, as for a run) until `bytes` fit beside what is resident and reserved, and keeps them reserved
+    /// while `body` runs. Without it a stage's buffers grew on top of the previous mode's models, which a run's
+    /// admission evicted only afterwards (docs/performance.md, "The alternation's overshoot"). Throws
+    /// `ModelStoreError.budgetTooSmall`, or what `body` throws.
+    package nonisolated func withRoom<R>(_ bytes: Int, for d: ModelDescriptor, _ body: () async throws -> R) async throws -> R {
+        let reservation = try await reserve(bytes, for: d)
+        do {
+            let value = try await body()
+            await finish(reservation)
+            return value
+        } catch {
+            await finish(reservation)
+            throw error
+        }
+    }
+
+    private func reserve(_ bytes: Int, for d: ModelDescriptor) async throws -> Int {
+        try await waitForRoom(bytes, for: d)
+        reservedActivationBytes += bytes
+        return bytes
+    }
+
+    /// The activations a run of `d` on `inputElements` input elements is expected to need (measured at its first
+    /// run; before that, the descriptor's estimate per element).
+    package func expectedActivations(_ d: ModelDescriptor, inputElements: Int) -> Int {
+        activationEstimate(d, inputElements: inputElements)
+    }
+}
