@@ -92,7 +92,8 @@ struct PPOCRLineTurning: Sendable {
             guard text.characters.count >= 4, let confidence = text.confidence,
                   confidence >= PPOCRWritingTest.minLineConfidence, let cells = PPOCRWritingTest.cells(line, reading: text) else { return (text, nil) }
             let cellText = try await self.reader.read(PixelBox(x1: 0, y1: 0, x2: cells.width, y2: cells.height), of: cells, store: self.store)
-            return (text, PPOCRWritingTest.isVertical(line: confidence, cells: cellText.confidence ?? 0))
+            let compared = PPOCRWritingTest.windowConfidence(text) ?? confidence
+            return (text, PPOCRWritingTest.isVertical(line: compared, cells: cellText.confidence ?? 0))
         }
         let votes = results.compactMap(\.1)
         let readings = Dictionary(uniqueKeysWithValues: zip(tested, results.map(\.0)))
