@@ -2,7 +2,8 @@
 """Checks the floor plan of Sources/KotenOCRKit against docs/architecture.md ("What may depend on what").
 
 Prints, for the library:
-  - public top-level types (declarations at column 0 with `public`/`open`),
+  - public top-level types (declarations at column 0 with `public`/`open`), and whether the public nested types
+    docs/architecture.md names (`Owner.Name`) are declared public one level inside their owner,
   - folder dependencies: room A depends on room B when code in A (comments and string literals left out,
     string interpolations kept) names a top-level type declared in B. A room is a top-level folder of
     Sources/KotenOCRKit, except that each mode wing `Modes/<Mode>` is a room of its own, the files directly in
@@ -13,7 +14,8 @@ Prints, for the library:
   - citations of docs (`docs/<name>.md §x "phrase"`): the document must exist, every § must be one of its
     headings and every quoted phrase must occur in it; a bare `reference-pipelines.md` (or another design
     document's name) without `docs/` is a citation of a document outside the repository.
-Exit status 1 when a forbidden dependency or cycle exists or a citation does not resolve.
+Exit status 1 when a forbidden dependency or cycle exists, a citation does not resolve, a public top-level type
+is not in the façade or a nested one the façade names is not declared.
 Options: -v also lists the public types; --edges prints every dependency with the names that make it.
 """
 import collections, os, re, sys
@@ -257,11 +259,38 @@ def citations():
 
 
 def facade():
-    """The public top-level types docs/architecture.md lists under "The public surface" (backquoted names)."""
+    """The public types docs/architecture.md lists under "The public surface" (backquoted names): the top-level
+    ones (second column) and the nested ones, `Owner.Name` (third column)."""
     text = open(os.path.join(ROOT, "docs", "architecture.md"), encoding="utf-8").read()
     section = text.split("## The public surface", 1)[-1].split("\n## ", 1)[0]
-    rows = [line.split("|")[2] for line in section.splitlines() if line.startswith("|") and line.count("|") >= 3]
-    return set(re.findall(r"`([A-Z][A-Za-z0-9]+)`", " ".join(rows)))
+    rows = [line.split("|") for line in section.splitlines() if line.startswith("|") and line.count("|") >= 3]
+    top = set(re.findall(r"`([A-Z][A-Za-z0-9]+)`", " ".join(r[2] for r in rows)))
+    nested = set(re.findall(r"`([A-Z][A-Za-z0-9]+\.[A-Z][A-Za-z0-9]+)`", " ".join(r[3] for r in rows if len(r) > 4)))
+    return top, nested
+
+
+NESTED = re.compile(r"^\s+(?:public|open)\s+(?:final\s+)?(?:indirect\s+)?(?:struct|enum|class|actor|protocol)\s+"
+                    r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)")
+OWNER = re.compile(r"^(?:(?:public|open|package|internal)\s+)?(?:final\s+)?(?:indirect\s+)?"
+                   r"(?:extension|struct|enum|class|actor)\s+(?P<name>[A-Za-z_][A-Za-z0-9_.]*)")
+
+
+def nested_public(files):
+    """`Owner.Name` for every public type declared one level inside a top-level type or extension."""
+    found = set()
+    for text in files.values():
+        owner = None
+        for line in text.splitlines():
+            m = OWNER.match(line)
+            if m:
+                owner = m.group("name")
+            elif line.startswith("}"):
+                owner = None
+            elif owner and line.startswith("    ") and not line.startswith("     "):
+                n = NESTED.match(line)
+                if n:
+                    found.add(f"{owner}.{n.group('name')}")
+    return found
 
 
 def main():
@@ -274,11 +303,15 @@ def main():
     switch = mode_switch_sites()
     cites, unresolved = citations()
 
-    allowed = facade()
+    allowed, listed_nested = facade()
     outside = sorted(set(public) - allowed)
     print(f"public top-level types: {len(public)} of {total} (façade in docs/architecture.md: {len(allowed)})")
     for name in outside:
         print(f"  {name} is public but not in the façade (make it package, or add it to the façade)")
+    missing = sorted(listed_nested - nested_public(files))
+    print(f"public nested types the façade names: {len(listed_nested)}, declared: {len(listed_nested) - len(missing)}")
+    for name in missing:
+        print(f"  {name} is in the façade but the library declares no public {name}")
     print(f"two-way folder pairs: {len(pairs)}")
     for a, b in pairs:
         why = ALLOWED_PAIRS.get((a, b)) or ALLOWED_PAIRS.get((b, a))
@@ -303,7 +336,7 @@ def main():
         for a in sorted(edges):
             for b in sorted(edges[a]):
                 print(f"{a} -> {b}: " + ", ".join(sorted(f"{w} ({os.path.basename(f)})" for w, f in edges[a][b])))
-    return 1 if unresolved or bad or loops or outside else 0
+    return 1 if unresolved or bad or loops or outside or missing else 0
 
 
 sys.exit(main())

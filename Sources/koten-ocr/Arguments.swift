@@ -14,10 +14,10 @@ struct Arguments {
     var detectorMaxSide: Int?
     var orientationClassifier = true
     var minLineConfidence: Float = 0.5
-    var readingOrder = ReadingOrderStyle.page
+    var readingOrder = OCRConfiguration.ReadingOrderStyle.page
     /// nil: `auto`.
     var pageRotation: PageRotation?
-    var ruby = RubyStyle.drop
+    var ruby = ResultFormat.RubyStyle.drop
     var acceptDamagedImages = false
     var recursive = false
     var inputList: String?
@@ -103,7 +103,7 @@ struct Arguments {
                     a.minLineConfidence = c
                 case "--reading-order":
                     let v = try next()
-                    guard let style = ReadingOrderStyle(rawValue: v) else {
+                    guard let style = OCRConfiguration.ReadingOrderStyle(rawValue: v) else {
                         throw UsageError(description: "--reading-order must be page or ndl, not '\(v)'")
                     }
                     a.readingOrder = style
@@ -118,7 +118,7 @@ struct Arguments {
                     }
                 case "--ruby":
                     let v = try next()
-                    guard let style = RubyStyle(rawValue: v) else {
+                    guard let style = ResultFormat.RubyStyle(rawValue: v) else {
                         throw UsageError(description: "--ruby must be drop, separate or inline, not '\(v)'")
                     }
                     a.ruby = style

@@ -118,7 +118,7 @@ enum DiagnosticsCommand {
     /// Ends the run: the payload goes to the store and, with --diagnostics FILE, to FILE.
     static func end(_ diagnostics: RunDiagnostics?, file: String?) async {
         guard let diagnostics else { return }
-        let payload: DiagnosticsPayload
+        let payload: RunDiagnostics.Payload
         do {
             payload = try await diagnostics.finish()
         } catch DiagnosticsError.saveFailed(let path, let reason, let kept) {

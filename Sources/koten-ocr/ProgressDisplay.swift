@@ -20,7 +20,7 @@ final class ProgressDisplay {
     }
 
     /// Shows `progress`; `current` names the page being read (kept until the next one).
-    func show(_ progress: BatchProgress, current: String? = nil) {
+    func show(_ progress: BatchEvent.Progress, current: String? = nil) {
         let now = Date()
         if let current { self.current = current }
         switch style {
@@ -50,7 +50,7 @@ final class ProgressDisplay {
     }
 
     /// Ends the display: the bar is erased; a log that got progress lines gets a summary line.
-    func finish(_ progress: BatchProgress) {
+    func finish(_ progress: BatchEvent.Progress) {
         clear()
         if style == .lines && linesPrinted > 0 { write("koten-ocr: " + progress.summary(at: Date()) + "\n") }
     }

@@ -7,11 +7,11 @@ struct Runner {
     let batch: BatchRunner
     let quiet: Bool
 
-    func run(_ plan: BatchPlan) async -> BatchProgress {
+    func run(_ plan: BatchPlan) async -> BatchEvent.Progress {
         let display = ProgressDisplay(style: quiet || plan.tasks.count < 2 ? .none : isatty(2) != 0 ? .bar : .lines)
         let toStdout = batch.options.outputDirectory == nil
         var output = StdoutResults()
-        var last = BatchProgress(total: plan.tasks.count, alreadyDone: plan.alreadyDone)
+        var last = BatchEvent.Progress(total: plan.tasks.count, alreadyDone: plan.alreadyDone)
         var withoutLines: [String] = []
         func name(_ task: PageTask) -> String {
             task.pageCount > 1 ? "\(task.input.relativePath) p\(task.page + 1)" : task.input.relativePath

@@ -39,19 +39,21 @@ package struct BatchInput: Sendable, Hashable {
     }
 }
 
-/// An input or page that could not be read: one line naming the file and the reason.
-public struct BatchFailure: Sendable, Equatable, CustomStringConvertible {
-    /// The path as given.
-    public let path: String
-    public let reason: String
-    /// `relativePath#page` of the page it concerns (page 1 for a whole input), for the shard partition.
-    public let shardKey: String
+extension BatchEvent {
+    /// An input or page that could not be read: one line naming the file and the reason.
+    public struct Failure: Sendable, Equatable, CustomStringConvertible {
+        /// The path as given.
+        public let path: String
+        public let reason: String
+        /// `relativePath#page` of the page it concerns (page 1 for a whole input), for the shard partition.
+        public let shardKey: String
 
-    public init(path: String, reason: String, shardKey: String) {
-        self.path = path
-        self.reason = reason
-        self.shardKey = shardKey
+        public init(path: String, reason: String, shardKey: String) {
+            self.path = path
+            self.reason = reason
+            self.shardKey = shardKey
+        }
+
+        public var description: String { "\(path): \(reason)" }
     }
-
-    public var description: String { "\(path): \(reason)" }
 }

@@ -17,7 +17,7 @@ public struct BatchOptions: Sendable {
     /// Replace result files that already exist.
     public var overwrite: Bool
     /// How text results show ruby lines (default: left out).
-    public var ruby: RubyStyle = .drop
+    public var ruby: ResultFormat.RubyStyle = .drop
     /// Plan inputs whose decoder reports damaged data (their page counts are read leniently); set it as the
     /// engine's `OCRConfiguration.acceptDamagedImages`, which reads their pages.
     public var acceptDamagedImages = false

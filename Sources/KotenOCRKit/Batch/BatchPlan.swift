@@ -7,7 +7,7 @@ public struct BatchPlan: Sendable {
     /// Pages skipped because the manifest records them as done and their results are intact (`--resume`).
     public let alreadyDone: Int
     /// This shard's inputs that cannot be read at all (missing, not an image, a `--pages` past the end, ...).
-    public let failures: [BatchFailure]
+    public let failures: [BatchEvent.Failure]
     /// Temporary files of a killed run that were removed.
     public let removedTemporaries: [URL]
     /// The manifest this run appends to (nil without an output directory).
@@ -58,12 +58,12 @@ public struct BatchPlan: Sendable {
                     pages = Array(0..<pageCount)
                 }
             } catch let e as PageSelection.PastEnd {
-                failures.append(BatchFailure(path: input.path,
-                                             reason: "--pages asks for page \(e.page), but the file has \(e.pageCount) pages",
-                                             shardKey: "\(input.relativePath)#1"))
+                failures.append(BatchEvent.Failure(path: input.path,
+                                                   reason: "--pages asks for page \(e.page), but the file has \(e.pageCount) pages",
+                                                   shardKey: "\(input.relativePath)#1"))
                 continue
             } catch {
-                failures.append(BatchFailure(path: input.path, reason: reason(error), shardKey: "\(input.relativePath)#1"))
+                failures.append(BatchEvent.Failure(path: input.path, reason: reason(error), shardKey: "\(input.relativePath)#1"))
                 continue
             }
             // The same file named twice (e.g. also inside a directory given) is read once; names are compared

@@ -12,24 +12,24 @@ public struct RenderedResult: Sendable {
 /// What a running batch reports, in order, each with the progress after it.
 public enum BatchEvent: Sendable {
     /// An input that cannot be read at all (reported first) or a page that failed.
-    case failed(BatchFailure, BatchProgress)
+    case failed(Failure, Progress)
     /// A page is about to be read.
-    case pageStarted(PageTask, BatchProgress)
+    case pageStarted(PageTask, Progress)
     /// The page being read: how many lines it has, how many are read (once when they are found, then after
     /// each line).
-    case linesRead(PageTask, LineProgress, BatchProgress)
+    case linesRead(PageTask, LineProgress, Progress)
     /// A page was read (and, with an output directory, its results written and recorded).
-    case pageRead(PageTask, [RenderedResult], BatchProgress)
+    case pageRead(PageTask, [RenderedResult], Progress)
     /// Right after `pageRead` for a page in which no line was found (its text outputs are empty). Not a
     /// failure (blank pages exist), but never silent: the CLI names each such page on standard error.
-    case pageWithoutLines(PageTask, BatchProgress)
+    case pageWithoutLines(PageTask, Progress)
     /// After the last page: a result of the whole run (the koten TEI of `--format tei`: `RunDocument`), written
     /// when there is an output directory.
-    case runRead(RenderedResult, BatchProgress)
+    case runRead(RenderedResult, Progress)
     /// The document of a multi-page input (`pdf`: `InputDocument`) was written to this file, its pages all read.
-    case documentWritten(InputDocument, URL, BatchProgress)
+    case documentWritten(InputDocument, URL, Progress)
     /// The batch is over: the last event of `BatchRunner.events(_:)` (not sent when it is cancelled).
-    case finished(BatchProgress)
+    case finished(Progress)
 }
 
 /// Reads a planned batch one page at a time with an engine; a failing page is reported and the batch goes on.
@@ -77,8 +77,8 @@ public struct BatchRunner: Sendable {
     /// Throws `CancellationError` when the task is cancelled: no page starts after that, and a page being
     /// read stops within about one model run and is not counted.
     public func run(_ plan: BatchPlan, now: () -> Date = Date.init,
-                    onEvent: @escaping @Sendable (BatchEvent) -> Void) async throws -> BatchProgress {
-        var progress = BatchProgress(total: plan.tasks.count, alreadyDone: plan.alreadyDone, startedAt: now())
+                    onEvent: @escaping @Sendable (BatchEvent) -> Void) async throws -> BatchEvent.Progress {
+        var progress = BatchEvent.Progress(total: plan.tasks.count, alreadyDone: plan.alreadyDone, startedAt: now())
         for failure in plan.failures {
             // Inputs refused while planning: an existing file failed to open (its header was decoded), a
             // missing path never reached a stage.
@@ -115,7 +115,7 @@ public struct BatchRunner: Sendable {
                 if error is CancellationError || Task.isCancelled { throw CancellationError() }
                 progress.failedPages += 1
                 progress.failures += 1
-                onEvent(.failed(BatchFailure(path: task.displayName, reason: BatchPlan.reason(error), shardKey: task.key),
+                onEvent(.failed(BatchEvent.Failure(path: task.displayName, reason: BatchPlan.reason(error), shardKey: task.key),
                                 progress))
             }
             // The input's last page in this run: its document, if every page of it is done (in any run or shard).
@@ -138,7 +138,7 @@ public struct BatchRunner: Sendable {
                 onEvent(.runRead(RenderedResult(format: runFormat, data: data, file: file), progress))
             } catch {
                 progress.failures += 1
-                onEvent(.failed(BatchFailure(path: name, reason: BatchPlan.reason(error), shardKey: name), progress))
+                onEvent(.failed(BatchEvent.Failure(path: name, reason: BatchPlan.reason(error), shardKey: name), progress))
             }
         }
         return progress

@@ -18,35 +18,35 @@ package enum InputCollector {
     /// Nothing is opened: a device, a FIFO, a socket, a symbolic link loop or a dangling link (named, or with an
     /// image extension in a directory) is a failure naming what it is.
     public static func collect(_ paths: [String], recursive: Bool,
-                               keepingFolders: Bool = false) -> (inputs: [BatchInput], failures: [BatchFailure]) {
+                               keepingFolders: Bool = false) -> (inputs: [BatchInput], failures: [BatchEvent.Failure]) {
         collect(files: paths.map(FileSystemPath.init), recursive: recursive, keepingFolders: keepingFolders)
     }
 
     /// `collect(_:recursive:keepingFolders:)` over paths as the file system holds them (names compared by their
     /// bytes; a name that is not UTF-8 is read, and shown with its other bytes as `\xNN`).
     package static func collect(files paths: [FileSystemPath], recursive: Bool,
-                                keepingFolders: Bool = false) -> (inputs: [BatchInput], failures: [BatchFailure]) {
+                                keepingFolders: Bool = false) -> (inputs: [BatchInput], failures: [BatchEvent.Failure]) {
         var inputs: [BatchInput] = []
-        var failures: [BatchFailure] = []
+        var failures: [BatchEvent.Failure] = []
         for path in paths {
             let name = path.display
             switch FileKind.of(path) {
             case .missing:
-                failures.append(BatchFailure(path: name, reason: "no such file or directory", shardKey: "\(name)#1"))
+                failures.append(BatchEvent.Failure(path: name, reason: "no such file or directory", shardKey: "\(name)#1"))
             case .unusable(let reason):
-                failures.append(BatchFailure(path: name, reason: reason, shardKey: "\(name)#1"))
+                failures.append(BatchEvent.Failure(path: name, reason: reason, shardKey: "\(name)#1"))
             case .regular:
                 inputs.append(BatchInput(file: path, relativePath: keepingFolders ? relativeFolders(name) : path.lastComponent.display))
             case .directory:
                 var walk = Walk(root: path, recursive: recursive)
                 walk.visit(relative: nil)
                 if let unreadable = walk.unreadable {
-                    failures.append(BatchFailure(path: unreadable.display, reason: "cannot list directory", shardKey: "\(unreadable.display)#1"))
+                    failures.append(BatchEvent.Failure(path: unreadable.display, reason: "cannot list directory", shardKey: "\(unreadable.display)#1"))
                 }
                 failures += walk.failures
                 if walk.found.isEmpty && walk.failures.isEmpty {
                     let hint = !recursive && walk.sawSubfolder ? "; use --recursive for its subfolders" : ""
-                    failures.append(BatchFailure(
+                    failures.append(BatchEvent.Failure(
                         path: name, reason: "directory contains no image files (\(imageExtensions.sorted().joined(separator: ", "))\(hint))",
                         shardKey: "\(name)#1"))
                 }
@@ -101,7 +101,7 @@ package enum InputCollector {
         let root: FileSystemPath
         let recursive: Bool
         var found: [BatchInput] = []
-        var failures: [BatchFailure] = []
+        var failures: [BatchEvent.Failure] = []
         var unreadable: FileSystemPath?
         var sawSubfolder = false
         var visited = Set<[UInt64]>()
@@ -130,7 +130,7 @@ package enum InputCollector {
                 case .regular where isImage:
                     found.append(BatchInput(file: childPath, relativePath: child.display))
                 case .unusable(let reason) where isImage:
-                    failures.append(BatchFailure(path: childPath.display, reason: reason, shardKey: "\(child.display)#1"))
+                    failures.append(BatchEvent.Failure(path: childPath.display, reason: reason, shardKey: "\(child.display)#1"))
                 default:
                     continue
                 }

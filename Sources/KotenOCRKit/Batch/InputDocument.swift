@@ -70,14 +70,14 @@ enum InputDocuments {
     /// files. A document that cannot be written is a failure; one whose pages are not all done is left for the
     /// run that reads the rest, except in an unsharded run, where it is a failure naming the missing pages.
     static func write(_ document: InputDocument, options: BatchOptions, manifest: BatchManifest.Writer?,
-                      progress: inout BatchProgress, onEvent: @Sendable (BatchEvent) -> Void) {
+                      progress: inout BatchEvent.Progress, onEvent: @Sendable (BatchEvent) -> Void) {
         guard let directory = options.outputDirectory, let manifest else { return }
         let records = BatchManifest.load(from: directory)
         if document.isWritten(records, in: directory) { return }
         func fail(_ reason: String) {
             progress.failures += 1
-            onEvent(.failed(BatchFailure(path: document.input.path, reason: "\(document.file) not written: \(reason)",
-                                         shardKey: document.pageKeys.first ?? document.key), progress))
+            onEvent(.failed(BatchEvent.Failure(path: document.input.path, reason: "\(document.file) not written: \(reason)",
+                                               shardKey: document.pageKeys.first ?? document.key), progress))
         }
         guard document.pagesAreDone(records, in: directory) else {
             if options.shard == nil {

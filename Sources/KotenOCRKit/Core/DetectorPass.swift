@@ -1,15 +1,17 @@
-/// How a page detector saw one page (ppocr's DB detector): its passes over the page, in order, and whether any
-/// was cut into tiles. Written in the page's JSON as `detector` (docs/json-schema.md) and counted in the
-/// diagnostics payload's `pages.tiled`.
-public struct DetectorSummary: Sendable, Codable, Equatable {
-    package var passes: [DetectorPass]
-    /// True when a pass ran as several overlapping tiles because one run would have exceeded the memory
-    /// budget (or the per-run bound of `DetectorScale`).
-    public var tiled: Bool
+extension PageResult {
+    /// How a page detector saw one page (ppocr's DB detector): its passes over the page, in order, and whether any
+    /// was cut into tiles. Written in the page's JSON as `detector` (docs/json-schema.md) and counted in the
+    /// diagnostics payload's `pages.tiled`.
+    public struct DetectorSummary: Sendable, Codable, Equatable {
+        package var passes: [DetectorPass]
+        /// True when a pass ran as several overlapping tiles because one run would have exceeded the memory
+        /// budget (or the per-run bound of `DetectorScale`).
+        public var tiled: Bool
 
-    package init(passes: [DetectorPass]) {
-        self.passes = passes
-        tiled = passes.contains { $0.tiles > 1 }
+        package init(passes: [DetectorPass]) {
+            self.passes = passes
+            tiled = passes.contains { $0.tiles > 1 }
+        }
     }
 }
 

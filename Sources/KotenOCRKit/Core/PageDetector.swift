@@ -7,9 +7,9 @@ public struct DetectedPage<Region: Sendable>: Sendable {
     public var page: RGBImage?
     /// The detector's passes over the page (scale, map size, tiles), when its scale depends on the page
     /// (ppocr's `DBDetector`); written in the page's JSON.
-    public var summary: DetectorSummary?
+    public var summary: PageResult.DetectorSummary?
 
-    public init(detections: [Region], page: RGBImage? = nil, summary: DetectorSummary? = nil) {
+    public init(detections: [Region], page: RGBImage? = nil, summary: PageResult.DetectorSummary? = nil) {
         self.detections = detections
         self.page = page
         self.summary = summary

@@ -19,9 +19,9 @@ public struct PageResult: Sendable, Codable, Equatable {
     /// The skew the reading order undid, degrees counter-clockwise (a page turned counter-clockwise on the scanner
     /// has a positive skew); 0 when none was estimated (the `ndl` order, NDL's axis-aligned boxes).
     public var skew: Double?
-    /// The reading order the lines are in (`ReadingOrderStyle`); nil when a supplied order stage put them in order
+    /// The reading order the lines are in (`OCRConfiguration.ReadingOrderStyle`); nil when a supplied order stage put them in order
     /// (`StageOverrides.orderer`).
-    public var readingOrderStyle: ReadingOrderStyle?
+    public var readingOrderStyle: OCRConfiguration.ReadingOrderStyle?
     public var lines: [TextLine]
     /// ppocr: the detector's passes over the page (scale, map size, tiles: `tiled` says whether the page was
     /// read in tiles); nil for the other modes, whose detectors take one fixed input size.
@@ -104,7 +104,7 @@ extension PageResult {
     /// `rotation`: how `page` as given is turned from upright (its size is reported upright); `skew` in radians
     /// (`SkewEstimate`); `style` the order the lines are in.
     init(source page: ImageSource, mode: OCRMode, models: [ModelDescriptor], lines all: [TextLine],
-         rotation: PageRotation = .upright, skew: Double = 0, style: ReadingOrderStyle?) {
+         rotation: PageRotation = .upright, skew: Double = 0, style: OCRConfiguration.ReadingOrderStyle?) {
         let lines = all.filter { $0.lowConfidence != true }
         let vertical = lines.filter { $0.orientation == LineOrientation.vertical.rawValue }.count
         let size = rotation.uprightSize(width: page.width, height: page.height)

@@ -14,7 +14,7 @@ import Foundation
 /// the batch names, writes and records its files through `fileName(stem:)`.
 public enum ResultFormat: String, Sendable, CaseIterable {
     /// Plain text, lines in reading order (`<stem>.txt`). For `ndl`/`koten` pages exactly the reference's
-    /// TXT (strings joined with "\n", no final newline); otherwise with a final newline, ruby as `RubyStyle` says
+    /// TXT (strings joined with "\n", no final newline); otherwise with a final newline, ruby as `ResultFormat.RubyStyle` says
     /// (default: left out).
     case txt
     /// The engine's JSON result (`<stem>.json`, docs/json-schema.md).

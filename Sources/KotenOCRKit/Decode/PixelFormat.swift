@@ -1,20 +1,22 @@
-/// The layout of one pixel of 8-bit pixels an app holds in memory (`ImageSource(pixels:width:height:bytesPerRow:format:)`).
-public enum PixelFormat: Sendable, Equatable, CaseIterable {
-    /// One byte: grey.
-    case grey8
-    /// Three bytes: red, green, blue.
-    case rgb8
-    /// Four bytes: red, green, blue, alpha (not premultiplied; alpha is handled as in an RGBA PNG).
-    case rgba8
-    /// Four bytes: blue, green, red, alpha (Apple's and Android's usual camera and bitmap layout).
-    case bgra8
+extension ImageSource {
+    /// The layout of one pixel of 8-bit pixels an app holds in memory (`ImageSource(pixels:width:height:bytesPerRow:format:)`).
+    public enum PixelFormat: Sendable, Equatable, CaseIterable {
+        /// One byte: grey.
+        case grey8
+        /// Three bytes: red, green, blue.
+        case rgb8
+        /// Four bytes: red, green, blue, alpha (not premultiplied; alpha is handled as in an RGBA PNG).
+        case rgba8
+        /// Four bytes: blue, green, red, alpha (Apple's and Android's usual camera and bitmap layout).
+        case bgra8
 
-    /// Bytes per pixel.
-    public var bytesPerPixel: Int {
-        switch self {
-        case .grey8: return 1
-        case .rgb8: return 3
-        case .rgba8, .bgra8: return 4
+        /// Bytes per pixel.
+        public var bytesPerPixel: Int {
+            switch self {
+            case .grey8: return 1
+            case .rgb8: return 3
+            case .rgba8, .bgra8: return 4
+            }
         }
     }
 }
@@ -42,7 +44,7 @@ final class PinnedBytes: @unchecked Sendable {
     deinit { base.deallocate() }
 }
 
-extension PixelFormat {
+extension ImageSource.PixelFormat {
     /// `height` rows of `width` pixels of this format read from `bytes`, rows `bytesPerRow` apart, packed
     /// without padding; BGRA turned into RGBA. The caller has checked that `bytes` holds them.
     func packed(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int) -> PinnedBytes {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How `koten-ocr diagnostics` prints payloads for people.
-extension DiagnosticsPayload {
+extension RunDiagnostics.Payload {
     /// One line: time (UTC), kind, id, peak memory, pages.
     /// `2026-11-29 18:46:00Z  run                   20261129-184600-4f3a9c  peak 217 MB  pages 3 (1 failed)`
     public var listLine: String {

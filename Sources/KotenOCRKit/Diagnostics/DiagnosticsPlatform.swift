@@ -1,8 +1,8 @@
 import Foundation
 
-extension DiagnosticsPayload.Platform {
+extension RunDiagnostics.Payload.Platform {
     /// This machine: OS, kernel release (Linux) or OS version, architecture, memory, cgroup limit, CPUs.
-    public static func current() -> DiagnosticsPayload.Platform {
+    public static func current() -> RunDiagnostics.Payload.Platform {
         var names = utsname()
         _ = uname(&names)
         func field<T>(_ value: T) -> String {

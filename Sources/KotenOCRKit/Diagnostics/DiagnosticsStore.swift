@@ -52,7 +52,7 @@ public struct DiagnosticsStore: Sendable {
 
     /// Writes `payload` as `<id>.json` (atomically), then deletes the oldest payloads beyond the bounds.
     @discardableResult
-    public func save(_ payload: DiagnosticsPayload) throws -> URL {
+    public func save(_ payload: RunDiagnostics.Payload) throws -> URL {
         try prepare()
         let name = payload.id.replacingOccurrences(of: "/", with: "_")
         let url = directory.appendingPathComponent("\(name).json")
@@ -62,13 +62,13 @@ public struct DiagnosticsStore: Sendable {
     }
 
     /// Every readable payload, oldest first (file names begin with the UTC time). Unreadable files are skipped.
-    public func payloads() -> [DiagnosticsPayload] {
-        payloadFiles().compactMap { url in try? ResultJSON.decode(DiagnosticsPayload.self, from: Data(contentsOf: url)) }
+    public func payloads() -> [RunDiagnostics.Payload] {
+        payloadFiles().compactMap { url in try? ResultJSON.decode(RunDiagnostics.Payload.self, from: Data(contentsOf: url)) }
     }
 
     /// The payload whose id is `id`, else the one whose run id is `id`, else the one whose id starts with `id`.
     /// Throws `DiagnosticsError.notFound` or `.ambiguous`.
-    public func payload(matching id: String) throws -> DiagnosticsPayload {
+    public func payload(matching id: String) throws -> RunDiagnostics.Payload {
         let all = payloads()
         if let exact = all.first(where: { $0.id == id }) { return exact }
         for candidates in [all.filter { $0.runId == id }, all.filter { $0.id.hasPrefix(id) }] where !candidates.isEmpty {
@@ -104,11 +104,11 @@ public struct DiagnosticsStore: Sendable {
     /// `probable-memory-kill` payload with the last watermark and stage. A marker is stale when its flock can
     /// be taken (the kernel drops the lock when its process dies, whatever killed it). Returns the new payloads.
     @discardableResult
-    public func collectAbandonedRuns() -> [DiagnosticsPayload] {
+    public func collectAbandonedRuns() -> [RunDiagnostics.Payload] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: runsDirectory.path) else { return [] }
         let crashes = Set(names.filter { $0.hasSuffix(".crash") }.map { String($0.dropLast(".crash".count)) })
         let markers = Set(names.filter { $0.hasSuffix(".run") }.map { String($0.dropLast(".run".count)) })
-        var made: [DiagnosticsPayload] = []
+        var made: [RunDiagnostics.Payload] = []
         for runId in crashes.union(markers).sorted() where !runId.hasPrefix(".") {
             let marker = markerURL(runId), crash = crashRecordURL(runId)
             var lock: Int32?
@@ -121,7 +121,7 @@ public struct DiagnosticsStore: Sendable {
                 }
             }
             defer { if let lock { close(lock) } }
-            let payload: DiagnosticsPayload
+            let payload: RunDiagnostics.Payload
             if crashes.contains(runId), let record = try? RunRecord(contentsOf: crash) {
                 payload = Self.crashPayload(record, runId: runId)
             } else {
@@ -140,24 +140,24 @@ public struct DiagnosticsStore: Sendable {
         return kill(p, 0) == 0 || errno == EPERM
     }
 
-    static func crashPayload(_ record: RunRecord, runId: String) -> DiagnosticsPayload {
+    static func crashPayload(_ record: RunRecord, runId: String) -> RunDiagnostics.Payload {
         let signal = record.signal ?? 0
         let interrupted = [SIGINT, SIGTERM, SIGHUP].contains(Int32(clamping: signal))
-        let kind: DiagnosticsPayload.Kind = interrupted ? .interrupted : .crash
+        let kind: RunDiagnostics.Payload.Kind = interrupted ? .interrupted : .crash
         let stage = record.stage ?? "unknown"
         let what = interrupted ? "ended by \(signalName(signal))" : "fatal signal \(signalName(signal))"
-        var p = DiagnosticsPayload(id: "\(runId)-\(kind.rawValue)", kind: kind, source: .signalHandler, runId: runId,
-                                   start: record.start, end: record.updated, platform: .current(),
-                                   memory: lastMemory(record))
+        var p = RunDiagnostics.Payload(id: "\(runId)-\(kind.rawValue)", kind: kind, source: .signalHandler, runId: runId,
+                                       start: record.start, end: record.updated, platform: .current(),
+                                       memory: lastMemory(record))
         p.termination = .init(signal: signal, reason: "\(what) in stage \(stage); recorded by the signal handler",
                               pid: record.pid)
         return p
     }
 
-    static func killPayload(_ record: RunRecord, runId: String) -> DiagnosticsPayload {
-        var p = DiagnosticsPayload(id: "\(runId)-\(DiagnosticsPayload.Kind.probableMemoryKill.rawValue)",
-                                   kind: .probableMemoryKill, source: .runMarker, runId: runId, start: record.start,
-                                   end: record.updated, platform: .current(), memory: lastMemory(record))
+    static func killPayload(_ record: RunRecord, runId: String) -> RunDiagnostics.Payload {
+        var p = RunDiagnostics.Payload(id: "\(runId)-\(RunDiagnostics.Payload.Kind.probableMemoryKill.rawValue)",
+                                       kind: .probableMemoryKill, source: .runMarker, runId: runId, start: record.start,
+                                       end: record.updated, platform: .current(), memory: lastMemory(record))
         let last = record.watermark.map { " at \(formatBytes($0)) resident watermark" } ?? ""
         let torn = record.complete ? "" : " (marker incomplete)"
         p.termination = .init(reason: "the process vanished without a clean end or a crash record: killed by the OOM "
@@ -166,8 +166,8 @@ public struct DiagnosticsStore: Sendable {
         return p
     }
 
-    private static func lastMemory(_ record: RunRecord) -> DiagnosticsPayload.Memory {
-        var memory = DiagnosticsPayload.Memory()
+    private static func lastMemory(_ record: RunRecord) -> RunDiagnostics.Payload.Memory {
+        var memory = RunDiagnostics.Payload.Memory()
         memory.watermarkBytes = record.watermark
         memory.peakResidentBytes = record.watermark
         memory.lastStage = record.stage

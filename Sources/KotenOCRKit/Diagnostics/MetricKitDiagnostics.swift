@@ -2,7 +2,7 @@
 import Foundation
 import MetricKit
 
-/// Feeds Apple's MetricKit reports into the same `DiagnosticsPayload` type the engine writes, so an app sees
+/// Feeds Apple's MetricKit reports into the same `RunDiagnostics.Payload` type the engine writes, so an app sees
 /// jetsam kills and crashes that never reach a crash log (docs/memory-design.md, "The app that crashed") next to its run payloads.
 ///
 /// ```swift
@@ -36,23 +36,23 @@ package final class MetricKitDiagnostics: NSObject, MXMetricManagerSubscriber, @
         for payload in payloads { save(Self.payloads(from: payload)) }
     }
 
-    private func save(_ payloads: [DiagnosticsPayload]) {
+    private func save(_ payloads: [RunDiagnostics.Payload]) {
         for payload in payloads { _ = try? store.save(payload) }
     }
 
     // MARK: - Conversion
 
     /// A daily metric report as one payload.
-    public static func payloads(from metrics: MXMetricPayload) -> [DiagnosticsPayload] {
-        var p = DiagnosticsPayload(id: id(metrics.timeStampEnd, .run), kind: .run, source: .metricKit,
-                                   start: metrics.timeStampBegin, end: metrics.timeStampEnd,
-                                   platform: metrics.metaData.map(platform), engine: engine(metrics.latestApplicationVersion))
+    public static func payloads(from metrics: MXMetricPayload) -> [RunDiagnostics.Payload] {
+        var p = RunDiagnostics.Payload(id: id(metrics.timeStampEnd, .run), kind: .run, source: .metricKit,
+                                       start: metrics.timeStampBegin, end: metrics.timeStampEnd,
+                                       platform: metrics.metaData.map(platform), engine: engine(metrics.latestApplicationVersion))
         if let memory = metrics.memoryMetrics {
             p.memory.peakResidentBytes = bytes(memory.peakMemoryUsage)
         }
         if let exits = metrics.applicationExitMetrics {
             let f = exits.foregroundExitData, b = exits.backgroundExitData
-            var t = DiagnosticsPayload.Termination(reason: "app exits reported by MetricKit for the period")
+            var t = RunDiagnostics.Payload.Termination(reason: "app exits reported by MetricKit for the period")
             t.exitCounts = [
                 "foreground.normal": f.cumulativeNormalAppExitCount,
                 "foreground.abnormal": f.cumulativeAbnormalExitCount,
@@ -72,41 +72,41 @@ package final class MetricKitDiagnostics: NSObject, MXMetricManagerSubscriber, @
     }
 
     /// A diagnostic report: one payload per crash, hang, CPU exception and disk-write exception.
-    public static func payloads(from report: MXDiagnosticPayload) -> [DiagnosticsPayload] {
-        var out: [DiagnosticsPayload] = []
-        func add(_ kind: DiagnosticsPayload.Kind, _ diagnostic: MXDiagnostic, _ termination: DiagnosticsPayload.Termination) {
-            var p = DiagnosticsPayload(id: id(report.timeStampEnd, kind), kind: kind, source: .metricKit,
-                                       start: report.timeStampBegin, end: report.timeStampEnd,
-                                       platform: platform(diagnostic.metaData), engine: engine(diagnostic.applicationVersion))
+    public static func payloads(from report: MXDiagnosticPayload) -> [RunDiagnostics.Payload] {
+        var out: [RunDiagnostics.Payload] = []
+        func add(_ kind: RunDiagnostics.Payload.Kind, _ diagnostic: MXDiagnostic, _ termination: RunDiagnostics.Payload.Termination) {
+            var p = RunDiagnostics.Payload(id: id(report.timeStampEnd, kind), kind: kind, source: .metricKit,
+                                           start: report.timeStampBegin, end: report.timeStampEnd,
+                                           platform: platform(diagnostic.metaData), engine: engine(diagnostic.applicationVersion))
             p.termination = termination
             out.append(p)
         }
         for crash in report.crashDiagnostics ?? [] {
-            var t = DiagnosticsPayload.Termination(signal: crash.signal?.intValue,
-                                                   reason: crash.terminationReason ?? "crash reported by MetricKit")
+            var t = RunDiagnostics.Payload.Termination(signal: crash.signal?.intValue,
+                                                       reason: crash.terminationReason ?? "crash reported by MetricKit")
             t.exceptionType = crash.exceptionType?.intValue
             t.exceptionCode = crash.exceptionCode?.intValue
             add(.crash, crash, t)
         }
         for hang in report.hangDiagnostics ?? [] {
-            var t = DiagnosticsPayload.Termination(reason: "the main thread did not respond (MetricKit hang report)")
+            var t = RunDiagnostics.Payload.Termination(reason: "the main thread did not respond (MetricKit hang report)")
             t.durationSeconds = hang.hangDuration.converted(to: .seconds).value
             add(.hang, hang, t)
         }
         for cpu in report.cpuExceptionDiagnostics ?? [] {
-            var t = DiagnosticsPayload.Termination(reason: "CPU time exception (MetricKit)")
+            var t = RunDiagnostics.Payload.Termination(reason: "CPU time exception (MetricKit)")
             t.durationSeconds = cpu.totalCPUTime.converted(to: .seconds).value
             add(.cpuException, cpu, t)
         }
         for disk in report.diskWriteExceptionDiagnostics ?? [] {
-            var t = DiagnosticsPayload.Termination(reason: "disk write exception (MetricKit)")
+            var t = RunDiagnostics.Payload.Termination(reason: "disk write exception (MetricKit)")
             t.bytes = bytes(disk.totalWritesCaused)
             add(.diskWriteException, disk, t)
         }
         return out
     }
 
-    private static func id(_ end: Date, _ kind: DiagnosticsPayload.Kind) -> String {
+    private static func id(_ end: Date, _ kind: RunDiagnostics.Payload.Kind) -> String {
         "\(RunDiagnostics.makeRunId(end))-metrickit-\(kind.rawValue)"
     }
 
@@ -114,14 +114,14 @@ package final class MetricKitDiagnostics: NSObject, MXMetricManagerSubscriber, @
         Int(m.converted(to: .bytes).value)
     }
 
-    private static func engine(_ appVersion: String) -> DiagnosticsPayload.Engine {
-        var e = DiagnosticsPayload.Engine(version: EngineVersion.current)
+    private static func engine(_ appVersion: String) -> RunDiagnostics.Payload.Engine {
+        var e = RunDiagnostics.Payload.Engine(version: EngineVersion.current)
         e.applicationVersion = appVersion
         return e
     }
 
-    private static func platform(_ meta: MXMetaData) -> DiagnosticsPayload.Platform {
-        var p = DiagnosticsPayload.Platform.current()
+    private static func platform(_ meta: MXMetaData) -> RunDiagnostics.Payload.Platform {
+        var p = RunDiagnostics.Payload.Platform.current()
         p.osVersion = meta.osVersion
         p.device = meta.deviceType
         p.architecture = meta.platformArchitecture

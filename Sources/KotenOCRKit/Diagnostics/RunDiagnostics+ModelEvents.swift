@@ -35,9 +35,9 @@ extension RunDiagnostics {
 
     /// The events of every attached store since it was attached, from the stores' own logs, with arrival times
     /// where they arrived. Stops listening.
-    func drainModelEvents() async -> [DiagnosticsPayload.ModelEvent] {
+    func drainModelEvents() async -> [Payload.ModelEvent] {
         let feeds = lock.withLock { attachments }
-        var events: [DiagnosticsPayload.ModelEvent] = []
+        var events: [Payload.ModelEvent] = []
         for feed in feeds {
             let log = await feed.store.eventLog()
             let times: [Date] = lock.withLock {
@@ -45,14 +45,14 @@ extension RunDiagnostics {
                 return feed.times
             }
             for (i, event) in log.dropFirst(feed.logCount).enumerated() {
-                events.append(DiagnosticsPayload.ModelEvent(event, time: i < times.count ? times[i] : nil))
+                events.append(Payload.ModelEvent(event, time: i < times.count ? times[i] : nil))
             }
         }
         return events
     }
 }
 
-extension DiagnosticsPayload.ModelEvent {
+extension RunDiagnostics.Payload.ModelEvent {
     init(_ event: ModelStoreEvent, time: Date?) {
         switch event {
         case .loaded(let model, let resident, let file, let seconds):

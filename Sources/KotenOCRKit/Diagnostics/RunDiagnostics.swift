@@ -1,6 +1,6 @@
 import Foundation
 
-/// Collects one run's diagnostics at low cost and writes them as a `DiagnosticsPayload` when the run ends.
+/// Collects one run's diagnostics at low cost and writes them as a `RunDiagnostics.Payload` when the run ends.
 ///
 /// Starting a run (init): turns crash records and run markers left by earlier processes into payloads
 /// (`collected`), writes this run's marker, installs the fatal-signal handler (once per process) and starts a
@@ -50,7 +50,7 @@ public final class RunDiagnostics: @unchecked Sendable {
     /// True when this run owns the process-wide run marker and crash record.
     public let ownsProcessState: Bool
     /// Payloads made from earlier processes' crash records and markers when this run started.
-    public let collected: [DiagnosticsPayload]
+    public let collected: [Payload]
 
     let lock = NSLock()
     var stageOrder: [String] = []
@@ -60,12 +60,12 @@ public final class RunDiagnostics: @unchecked Sendable {
     var kernelPeak: (bytes: Int, at: Date, stage: String?)?
     var lastHighWaterMark: Int
     var samples = 0
-    var pages = DiagnosticsPayload.Pages()
-    var pressureEvents: [DiagnosticsPayload.PressureEvent] = []
+    var pages = Payload.Pages()
+    var pressureEvents: [Payload.PressureEvent] = []
     var droppedEvents = 0
-    var engine: DiagnosticsPayload.Engine
+    var engine: Payload.Engine
     var attachments: [ModelEventFeed] = []
-    var finished: DiagnosticsPayload?
+    var finished: Payload?
     let startResident: Int
     let hooks: (any RunDiagnosticsHooks)?
     private let stopSampling = DispatchSemaphore(value: 0)
@@ -95,8 +95,8 @@ public final class RunDiagnostics: @unchecked Sendable {
         startResident = ResidentReader.bytes()
         lastHighWaterMark = ProcessMemory.highWaterMarkBytes()
         sampledPeak = (startResident, start, nil)
-        engine = DiagnosticsPayload.Engine(version: EngineVersion.current,
-                                           onnxRuntimeVersion: try? InferenceEnvironment.shared().runtimeVersion)
+        engine = Payload.Engine(version: EngineVersion.current,
+                                onnxRuntimeVersion: try? InferenceEnvironment.shared().runtimeVersion)
         if owns { ProcessRunState.stage("start", resident: startResident) }
         startSampling(stopSampling)
     }
@@ -162,10 +162,10 @@ public final class RunDiagnostics: @unchecked Sendable {
     }
 
     /// Records that page `page` (1-based) of `path` was read in tiles: the pass of `summary` with the most tiles.
-    public func recordTiledPage(path: String, page: Int, summary: DetectorSummary) {
+    public func recordTiledPage(path: String, page: Int, summary: PageResult.DetectorSummary) {
         guard let pass = summary.passes.max(by: { $0.tiles < $1.tiles }), pass.tiles > 1 else { return }
-        let entry = DiagnosticsPayload.TiledPage(path: path, page: page, reason: pass.reason, scale: pass.scale,
-                                                 width: pass.width, height: pass.height, tiles: pass.tiles)
+        let entry = Payload.TiledPage(path: path, page: page, reason: pass.reason, scale: pass.scale,
+                                      width: pass.width, height: pass.height, tiles: pass.tiles)
         lock.withLock {
             if pages.tiled?.count ?? 0 < options.maxFailures { pages.tiled = (pages.tiled ?? []) + [entry] } else { droppedEvents += 1 }
         }
@@ -175,8 +175,8 @@ public final class RunDiagnostics: @unchecked Sendable {
     /// "dispatch-memory-pressure"), the bytes the engine released in response and how long that took.
     public func recordPressure(freedBytes: Int, seconds: Double, source: String) {
         let resident = ResidentReader.bytes()
-        let event = DiagnosticsPayload.PressureEvent(time: Date(), source: source, freedBytes: freedBytes,
-                                                     seconds: seconds, residentBytes: resident)
+        let event = Payload.PressureEvent(time: Date(), source: source, freedBytes: freedBytes,
+                                          seconds: seconds, residentBytes: resident)
         lock.withLock {
             noteSample(resident, at: event.time)
             if pressureEvents.count < options.maxEvents { pressureEvents.append(event) } else { droppedEvents += 1 }
@@ -199,13 +199,13 @@ public final class RunDiagnostics: @unchecked Sendable {
     /// removes the run marker. Calling it again returns the same payload. Throws
     /// `DiagnosticsError.saveFailed` (carrying the payload) when the store cannot be written.
     @discardableResult
-    public func finish() async throws -> DiagnosticsPayload {
+    public func finish() async throws -> Payload {
         if let done = lock.withLock({ finished }) { return done }
         stopSampling.signal()
         let events = await drainModelEvents()
         let endResident = ResidentReader.bytes()
         let endMark = ProcessMemory.highWaterMarkBytes()
-        let (payload, first): (DiagnosticsPayload, Bool) = lock.withLock {
+        let (payload, first): (Payload, Bool) = lock.withLock {
             if let done = finished { return (done, false) }
             noteSample(endResident, at: Date())
             noteHighWaterMark(endMark, at: Date(), stage: nil)
@@ -232,14 +232,14 @@ public final class RunDiagnostics: @unchecked Sendable {
     }
 
     /// The payload so far (the run goes on).
-    public func snapshot() -> DiagnosticsPayload {
+    public func snapshot() -> Payload {
         let resident = ResidentReader.bytes()
         return lock.withLock { makePayload(end: nil, endResident: resident) }
     }
 
     /// Assembles the payload. Called under `lock`.
-    private func makePayload(end: Date?, endResident: Int) -> DiagnosticsPayload {
-        var memory = DiagnosticsPayload.Memory()
+    private func makePayload(end: Date?, endResident: Int) -> Payload {
+        var memory = Payload.Memory()
         let peak = kernelPeak.map { $0.bytes > sampledPeak.bytes ? $0 : sampledPeak } ?? sampledPeak
         memory.peakResidentBytes = peak.bytes
         memory.peakAt = peak.at
@@ -249,8 +249,8 @@ public final class RunDiagnostics: @unchecked Sendable {
         memory.endResidentBytes = endResident
         memory.sampleIntervalSeconds = options.sampleInterval
         memory.samples = samples
-        var p = DiagnosticsPayload(id: runId, kind: .run, source: .engine, runId: runId, start: start, end: end,
-                                   platform: .current(), engine: engine, memory: memory)
+        var p = Payload(id: runId, kind: .run, source: .engine, runId: runId, start: start, end: end,
+                        platform: .current(), engine: engine, memory: memory)
         p.stages = stageOrder.compactMap { name in
             stageTotals[name].map {
                 .init(name: name, count: $0.count, failures: $0.failures, seconds: Double($0.nanos) / 1e9,
@@ -268,7 +268,7 @@ public final class RunDiagnostics: @unchecked Sendable {
 package enum DiagnosticsError: Error, CustomStringConvertible {
     case notFound(id: String)
     case ambiguous(id: String, candidates: [String])
-    case saveFailed(path: String, reason: String, payload: DiagnosticsPayload)
+    case saveFailed(path: String, reason: String, payload: RunDiagnostics.Payload)
 
     public var description: String {
         switch self {

@@ -43,9 +43,9 @@ extension LayoutTemplate {
     }
 
     /// The template parsed and put in reading order (`style`).
-    static func orderedPage(_ template: String, options: ReadingOrderOptions, style: ReadingOrderStyle) throws -> PageNode {
+    static func orderedPage(_ template: String, options: ReadingOrderOptions, style: OCRConfiguration.ReadingOrderStyle) throws -> PageNode {
         var page = try parsePage(template)
-        ReadingOrder.apply(to: &page, options: options, style: style)
+        ReadingOrder.apply(to: &page, options: options, leafOrder: style == .page ? .byOrientation : .reference)
         return page
     }
 }

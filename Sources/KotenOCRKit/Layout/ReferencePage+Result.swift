@@ -8,7 +8,7 @@ extension PageResult {
     /// (the reading order `style`), with the recogniser's per-character probabilities. `source` is the page as
     /// given, `rotation` how it was turned back before it was read.
     init(source: ImageSource, models: [ModelInfo], reference: ReferencePage, readings: [RecognisedText],
-         rotation: PageRotation, style: ReadingOrderStyle) {
+         rotation: PageRotation, style: OCRConfiguration.ReadingOrderStyle) {
         let lines = zip(reference.page.lines, readings).enumerated().map { index, pair in
             TextLine(line: pair.0, reading: pair.1, readingOrder: index, image: reference.image)
         }

@@ -34,12 +34,12 @@ package enum ReadingOrder {
     ///
     /// - Parameters:
     ///   - page: the PAGE element as parsed from the layout template.
-    ///   - style: `ndl` for the reference's order exactly; `page` sorts each XY-cut leaf by its writing
-    ///     direction (`XYCut.LeafOrder.byOrientation`), everything else as the reference.
-    public static func apply(to page: inout PageNode, options: ReadingOrderOptions, style: ReadingOrderStyle = .ndl) {
+    ///   - leafOrder: `reference` for the reference's order exactly (the `ndl` reading order); `byOrientation`
+    ///     sorts each XY-cut leaf by its writing direction (the `page` order), everything else as the reference.
+    public static func apply(to page: inout PageNode, options: ReadingOrderOptions,
+                             leafOrder: XYCut.LeafOrder = .reference) {
         let paths = page.paths(of: "LINE")
-        let ranks = XYCut.readingRanks(of: paths.map { page[path: $0].lineBox },
-                                       leafOrder: style == .page ? .byOrientation : .reference)
+        let ranks = XYCut.readingRanks(of: paths.map { page[path: $0].lineBox }, leafOrder: leafOrder)
         for (path, rank) in zip(paths, ranks) { page[path: path][attribute: "ORDER"] = String(rank) }
         let dedup = DuplicateFilter(threshold: options.duplicateThreshold,
                                     needsPositiveArea: options.duplicateNeedsPositiveArea)

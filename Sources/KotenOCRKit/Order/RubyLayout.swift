@@ -1,18 +1,3 @@
-/// What a ruby line annotates: a body line and its characters `start..<end` (indices into its characters). In a
-/// page's result (`PageResult.TextLine.annotates`) `line` is the body line's `readingOrder`; out of the order
-/// stage (`LineOrdering.ruby`), its index among the lines ordered.
-public struct RubyTarget: Sendable, Codable, Equatable, Hashable {
-    public var line: Int
-    public var start: Int
-    public var end: Int
-
-    public init(line: Int, start: Int, end: Int) {
-        self.line = line
-        self.start = start
-        self.end = end
-    }
-}
-
 /// Ruby (furigana): which lines of a page are readings printed beside a body line, and which characters of that
 /// line they annotate. Pure geometry in the frame the order is made in (upright, deskewed).
 ///
@@ -49,6 +34,14 @@ enum RubyLayout {
         var kanaCount: Int
     }
 
+    /// What a ruby line annotates: the body line `line` (its index among the lines given) and its characters
+    /// `start..<end` (the order stage hands it on as `PageResult.RubyTarget`).
+    struct Link: Equatable {
+        var line: Int
+        var start: Int
+        var end: Int
+    }
+
     static let maxThickness = 0.8
     static let maxPitch = 0.75
     static let minKana = 0.75
@@ -63,7 +56,7 @@ enum RubyLayout {
     }
 
     /// The ruby lines of `lines` (by index) and what each annotates (`line`: the body line's index).
-    static func links(_ lines: [Line]) -> [Int: RubyTarget] {
+    static func links(_ lines: [Line]) -> [Int: Link] {
         var found: [Int: (base: Int, gap: Double)] = [:]
         for (r, ruby) in lines.enumerated()
         where ruby.characterCount > 0 && Double(ruby.kanaCount) >= minKana * Double(ruby.characterCount) {
@@ -75,10 +68,10 @@ enum RubyLayout {
         }
         // A base is body text: drop ruby found for a line that is itself some ruby's base.
         let bases = Set(found.values.map(\.base))
-        var links: [Int: RubyTarget] = [:]
+        var links: [Int: Link] = [:]
         for (r, match) in found where !bases.contains(r) {
             let range = annotated(ruby: lines[r], base: lines[match.base])
-            links[r] = RubyTarget(line: match.base, start: range.lowerBound, end: range.upperBound)
+            links[r] = Link(line: match.base, start: range.lowerBound, end: range.upperBound)
         }
         return links
     }

@@ -1,20 +1,22 @@
-/// How a page's text shows its ruby (furigana): the lines the JSON marks `kind: "ruby"` (`RubyTarget`).
-public enum RubyStyle: String, Sendable, CaseIterable, Hashable {
-    /// The body text only (the default): readings are left out.
-    case drop
-    /// The body text as with `drop`, then an empty line, then one line per ruby line in reading order: the base
-    /// characters, a tab, the reading (`図書館\tとしょかん`).
-    case separate
-    /// Aozora Bunko notation inside the body text: the reading in 《》 after its base, with ｜ before the base
-    /// unless the base is a run of kanji that starts after a non-kanji (or at the line's start):
-    /// `図書館《としょかん》`, `｜本を《ほんを》`. Ruby lines on the same characters are joined in reading order.
-    case inline
+extension ResultFormat {
+    /// How a page's text shows its ruby (furigana): the lines the JSON marks `kind: "ruby"` (`PageResult.RubyTarget`).
+    public enum RubyStyle: String, Sendable, CaseIterable, Hashable {
+        /// The body text only (the default): readings are left out.
+        case drop
+        /// The body text as with `drop`, then an empty line, then one line per ruby line in reading order: the base
+        /// characters, a tab, the reading (`図書館\tとしょかん`).
+        case separate
+        /// Aozora Bunko notation inside the body text: the reading in 《》 after its base, with ｜ before the base
+        /// unless the base is a run of kanji that starts after a non-kanji (or at the line's start):
+        /// `図書館《としょかん》`, `｜本を《ほんを》`. Ruby lines on the same characters are joined in reading order.
+        case inline
+    }
 }
 
 extension PageResult {
     /// The page's text: body lines in reading order, one per line, ruby as `ruby` says; only its `textLines`
     /// (lines flagged `lowConfidence` are left out).
-    public func text(ruby: RubyStyle) -> String {
+    public func text(ruby: ResultFormat.RubyStyle) -> String {
         let lines = textLines
         let body = lines.filter { $0.annotates == nil }
         switch ruby {
@@ -43,7 +45,7 @@ extension PageResult {
 /// where the base starts when it is not the run of kanji just before 《.
 enum RubyText {
     /// The characters of `line` that `target` annotates.
-    static func base(_ line: PageResult.TextLine, _ target: RubyTarget) -> String {
+    static func base(_ line: PageResult.TextLine, _ target: PageResult.RubyTarget) -> String {
         let chars = line.characters.map(\.text)
         let lo = min(max(0, target.start), chars.count), hi = min(max(lo, target.end), chars.count)
         return chars[lo..<hi].joined()

@@ -142,7 +142,7 @@ struct BatchUnitTests {
     @Test("progress: pages done, pages per minute, time left")
     func progressText() {
         let start = Date(timeIntervalSince1970: 1_000_000)
-        var progress = BatchProgress(total: 40, alreadyDone: 5, startedAt: start)
+        var progress = BatchEvent.Progress(total: 40, alreadyDone: 5, startedAt: start)
         #expect(progress.line(at: start) == "0/40 pages (0%), -- pages/min, ETA --, 5 already done")
         progress.read = 9
         progress.failedPages = 1

@@ -133,12 +133,12 @@ struct StageOverrideTests {
 /// An order stage without geometry rules: lines from the bottom of the page up. Keeps the lines of each call.
 private final class BottomUpOrderer: PageOrderer, @unchecked Sendable {
     private let lock = NSLock()
-    private var given: [[OrderLine]] = []
-    var calls: [[OrderLine]] { lock.withLock { given } }
+    private var given: [[PageOrder.Line]] = []
+    var calls: [[PageOrder.Line]] { lock.withLock { given } }
 
-    func order(_ lines: [OrderLine]) -> LineOrdering {
+    func order(_ lines: [PageOrder.Line]) -> PageOrder.Ordering {
         lock.withLock { given.append(lines) }
-        return LineOrdering(order: lines.indices.sorted { lines[$0].quad.bounds.y0 > lines[$1].quad.bounds.y0 })
+        return PageOrder.Ordering(order: lines.indices.sorted { lines[$0].quad.bounds.y0 > lines[$1].quad.bounds.y0 })
     }
 }
 

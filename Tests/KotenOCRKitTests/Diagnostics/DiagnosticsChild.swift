@@ -28,10 +28,10 @@ struct DiagnosticsChild {
     }
 
     /// `koten-ocr diagnostics --json` in this state folder: every payload (collecting abandoned runs first).
-    func listedPayloads() throws -> [DiagnosticsPayload] {
+    func listedPayloads() throws -> [RunDiagnostics.Payload] {
         let r = try runProcess(TestPaths.cli, ["diagnostics", "--json"], environment: environment())
         try #require(r.status == 0, "diagnostics --json failed: \(r.stderr)")
-        return try ResultJSON.decode([DiagnosticsPayload].self, from: Data(r.stdout.utf8))
+        return try ResultJSON.decode([RunDiagnostics.Payload].self, from: Data(r.stdout.utf8))
     }
 
     /// Files in runs/ (markers and crash records).

@@ -19,7 +19,7 @@ struct DiagnosticsRunTests {
         let line = try #require(r.stderr.split(separator: "\n").first { $0.hasPrefix("koten-ocr-test: VmHWM ") })
         let vmHWM = try #require(Int(line.dropFirst("koten-ocr-test: VmHWM ".count)))
 
-        let payload = try ResultJSON.decode(DiagnosticsPayload.self, from: Data(contentsOf: file))
+        let payload = try ResultJSON.decode(RunDiagnostics.Payload.self, from: Data(contentsOf: file))
         #expect(payload.kind == .run && payload.source == .engine)
         let peak = try #require(payload.memory.peakResidentBytes)
         #expect(abs(Double(peak - vmHWM)) <= 0.05 * Double(vmHWM), "peak \(peak) vs VmHWM \(vmHWM)")

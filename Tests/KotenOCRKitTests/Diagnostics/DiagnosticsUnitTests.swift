@@ -77,24 +77,24 @@ struct DiagnosticsUnitTests {
 
     @Test("JSON round trip keeps dates to the millisecond")
     func roundTrip() throws {
-        var p = DiagnosticsPayload(id: "x", kind: .probableMemoryKill, source: .runMarker, runId: "x",
-                                   start: Date(timeIntervalSince1970: 1_795_978_730.253), end: Date(timeIntervalSince1970: 1_795_978_731))
+        var p = RunDiagnostics.Payload(id: "x", kind: .probableMemoryKill, source: .runMarker, runId: "x",
+                                       start: Date(timeIntervalSince1970: 1_795_978_730.253), end: Date(timeIntervalSince1970: 1_795_978_731))
         p.memory.watermarkBytes = 123
         let data = try ResultJSON.encode(p)
         #expect(String(decoding: data, as: UTF8.self).contains("\"kind\" : \"probable-memory-kill\""))
         #expect(String(decoding: data, as: UTF8.self).contains("\"start\" : \"2026-11-29T18:58:50.253Z\""))
-        #expect(try ResultJSON.decode(DiagnosticsPayload.self, from: data) == p)
+        #expect(try ResultJSON.decode(RunDiagnostics.Payload.self, from: data) == p)
     }
 
     @Test("the store keeps the newest payloads within its count and size bounds")
     func storeBounds() throws {
         let dir = try TestPaths.temporaryDirectory("diagnostics-store")
         let store = DiagnosticsStore(directory: dir, maxPayloads: 3, maxBytes: 1_000_000)
-        for n in 1...5 { try store.save(DiagnosticsPayload(id: "2026110\(n)-000000-aaaaaa", kind: .run, source: .engine)) }
+        for n in 1...5 { try store.save(RunDiagnostics.Payload(id: "2026110\(n)-000000-aaaaaa", kind: .run, source: .engine)) }
         #expect(store.payloads().map(\.id) == ["20261103-000000-aaaaaa", "20261104-000000-aaaaaa", "20261105-000000-aaaaaa"])
         let size = try #require(try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("20261105-000000-aaaaaa.json").path)[.size] as? Int)
         let small = DiagnosticsStore(directory: dir, maxPayloads: 50, maxBytes: 2 * size + size / 2)
-        try small.save(DiagnosticsPayload(id: "20261106-000000-aaaaaa", kind: .run, source: .engine))
+        try small.save(RunDiagnostics.Payload(id: "20261106-000000-aaaaaa", kind: .run, source: .engine))
         #expect(small.payloads().map(\.id) == ["20261105-000000-aaaaaa", "20261106-000000-aaaaaa"])
         // No temporary file is left behind.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }.isEmpty)

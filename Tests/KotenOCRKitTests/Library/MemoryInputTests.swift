@@ -10,7 +10,7 @@ struct MemoryInputTests {
     static let page = TestPaths.image("ndlocr-lite-rs/scaned0.png")
 
     /// scaned0.png decoded from its file, and its pixels laid out as `format` with `padding` bytes after each row.
-    static func pixels(_ format: PixelFormat, padding: Int) throws -> (image: RGBImage, bytes: [UInt8], bytesPerRow: Int) {
+    static func pixels(_ format: ImageSource.PixelFormat, padding: Int) throws -> (image: RGBImage, bytes: [UInt8], bytesPerRow: Int) {
         let image = try ImageSource(url: page).decode()
         let bytesPerRow = image.width * format.bytesPerPixel + padding
         var bytes = [UInt8](repeating: 0xEE, count: bytesPerRow * image.height)
@@ -30,8 +30,8 @@ struct MemoryInputTests {
     }
 
     @Test("RGB, RGBA and BGRA pixels with padded rows decode to the file's pixels; grey is replicated",
-          arguments: PixelFormat.allCases)
-    func pixelFormats(_ format: PixelFormat) throws {
+          arguments: ImageSource.PixelFormat.allCases)
+    func pixelFormats(_ format: ImageSource.PixelFormat) throws {
         let (image, bytes, bytesPerRow) = try Self.pixels(format, padding: 13)
         let source = try ImageSource(pixels: bytes, width: image.width, height: image.height, bytesPerRow: bytesPerRow,
                                      format: format, name: "camera")

@@ -85,8 +85,8 @@ struct ModelStoreBudgetTests {
         let store = scene.store(budget: 90_000_000)
         let model = try scene.model(.ppocr, "detector")
         // baseline + weights + activations of a typical run + headroom (8 MB at this budget)
-        let floor = ModeFloor(mode: .ppocr, baselineBytes: StoreScene.baseline, model: "ppocr/detector", weightBytes: w,
-                              activationBytes: 10_000_000, headroomBytes: 8_000_000)
+        let floor = ModelStore.ModeFloor(mode: .ppocr, baselineBytes: StoreScene.baseline, model: "ppocr/detector", weightBytes: w,
+                                         activationBytes: 10_000_000, headroomBytes: 8_000_000)
         #expect(floor.bytes == StoreScene.baseline + w + 10_000_000 + 8_000_000)
         await #expect(throws: ModelStoreError.belowFloor(floor, budgetBytes: 90_000_000)) {
             try await store.touch(model)

@@ -26,7 +26,7 @@ struct TopReader: LineReader {
 /// with a given page rotation, on the stand-in page images with supplied stages (no model runs).
 @Suite("Reading order in the NDL modes")
 struct ReadingOrderModeTests {
-    static func engine(_ mode: OCRMode, detector: any PageDetector, style: ReadingOrderStyle,
+    static func engine(_ mode: OCRMode, detector: any PageDetector, style: OCRConfiguration.ReadingOrderStyle,
                        rotation: PageRotation? = nil, reader: TopReader? = nil) throws -> KotenOCR {
         var config = OCRConfiguration(mode: mode, models: ModelDirectory(root: try ModeFixtures.standIns()),
                                       tuneAllocator: false, watchMemoryPressure: false)

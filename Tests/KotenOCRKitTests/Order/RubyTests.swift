@@ -16,7 +16,7 @@ import Testing
         let body = Self.line(PixelBox(x1: 190, y1: 60, x2: 238, y2: 500), vertical: true, "図書館で古い本を借りた")
         let ruby = Self.line(PixelBox(x1: 233, y1: 70, x2: 258, y2: 175), vertical: true, "としょかん")
         let left = Self.line(PixelBox(x1: 160, y1: 70, x2: 185, y2: 175), vertical: true, "としょかん")
-        #expect(RubyLayout.links([body, ruby, left]) == [1: RubyTarget(line: 0, start: 0, end: 3)])
+        #expect(RubyLayout.links([body, ruby, left]) == [1: RubyLayout.Link(line: 0, start: 0, end: 3)])
     }
 
     @Test("horizontal: readings above the line; the CTC centres say which characters")
@@ -25,7 +25,7 @@ import Testing
         let body = Self.line(PixelBox(x1: 70, y1: 93, x2: 430, y2: 133), vertical: false, "図書館の書庫には、明", centres: centres)
         let shoko = Self.line(PixelBox(x1: 222, y1: 70, x2: 276, y2: 91), vertical: false, "しょこ")
         let below = Self.line(PixelBox(x1: 222, y1: 135, x2: 276, y2: 156), vertical: false, "しょこ")
-        #expect(RubyLayout.links([body, shoko, below]) == [1: RubyTarget(line: 0, start: 4, end: 6)])
+        #expect(RubyLayout.links([body, shoko, below]) == [1: RubyLayout.Link(line: 0, start: 4, end: 6)])
     }
 
     @Test("not ruby: a full-size short column beside another, a small heading with kanji above a line, a speck far off")
@@ -40,7 +40,7 @@ import Testing
         #expect(RubyLayout.links([body, heading, far]).isEmpty)
     }
 
-    static func textLine(_ order: Int, _ text: String, ruby: RubyTarget? = nil) -> PageResult.TextLine {
+    static func textLine(_ order: Int, _ text: String, ruby: PageResult.RubyTarget? = nil) -> PageResult.TextLine {
         PageResult.TextLine(readingOrder: order, text: text, confidence: 1,
                             characters: text.map { .init(text: String($0), confidence: 1) }, orientation: "vertical",
                             detectionScore: 1, box: .init(x: 0, y: 0, width: 1, height: 1), polygon: [],

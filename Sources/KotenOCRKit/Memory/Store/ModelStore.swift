@@ -132,7 +132,7 @@ public actor ModelStore {
     /// Uses measured figures where they exist, estimates otherwise.
     public func minimumRequirement(of mode: OCRMode) -> Int { floor(of: mode).bytes }
 
-    /// The floor of `mode` (`ModeFloor`): the baseline, its largest model's weights and activations, the headroom.
+    /// The floor of `mode` (`ModelStore.ModeFloor`): the baseline, its largest model's weights and activations, the headroom.
     public func floor(of mode: OCRMode) -> ModeFloor {
         let largest = (registered[mode] ?? []).max { footprint($0) < footprint($1) }
         return ModeFloor(mode: mode, baselineBytes: baselineBytes, model: largest?.id ?? "none",

@@ -23,8 +23,8 @@ public enum ModelStoreEvent: Sendable, Equatable, CustomStringConvertible {
 
 /// Why the store refused to load a model.
 public enum ModelStoreError: Error, Equatable, CustomStringConvertible {
-    /// The budget is below the mode's floor (`ModeFloor`: baseline + its largest stage + headroom): nothing loads.
-    case belowFloor(ModeFloor, budgetBytes: Int)
+    /// The budget is below the mode's floor (`ModelStore.ModeFloor`: baseline + its largest stage + headroom): nothing loads.
+    case belowFloor(ModelStore.ModeFloor, budgetBytes: Int)
     /// What is resident now, the next model's weights or activations and the headroom need more than the budget,
     /// even after every idle model that may go went and free memory was returned (the floor itself fits).
     case budgetTooSmall(mode: OCRMode, neededBytes: Int, budgetBytes: Int)

@@ -10,10 +10,10 @@ package enum KotenPage {
 
     /// The ordered page tree: every detection a LINE under PAGE, ORDER by XY-cut, sorted, duplicates (> 0.9)
     /// removed; no 割注, no smoothing. `style` `ndl`: koten's `stage_ordered.xml` exactly; `page`: XY-cut leaves
-    /// sorted by writing direction (`ReadingOrderStyle`).
+    /// sorted by writing direction (`OCRConfiguration.ReadingOrderStyle`).
     /// - Throws: only if the layout template cannot be parsed (an internal error).
     public static func orderedPage(detections: [KotenDetection], imageWidth: Int, imageHeight: Int,
-                                   imageName: String, style: ReadingOrderStyle) throws -> PageNode {
+                                   imageName: String, style: OCRConfiguration.ReadingOrderStyle) throws -> PageNode {
         try LayoutTemplate.orderedPage(KotenLayout.template(detections: detections, imageWidth: imageWidth,
                                                             imageHeight: imageHeight, imageName: imageName),
                                        options: .koten, style: style)

@@ -14,7 +14,7 @@ package struct KotenPipeline: ModePipeline {
     /// Reads each line (the koten PARSeq recogniser unless the configuration supplies another).
     public let reader: any LineReader<RecognisedText>
     /// Reading order style (`page` by default; `ndl` is the reference's exactly).
-    public let readingOrder: ReadingOrderStyle
+    public let readingOrder: OCRConfiguration.ReadingOrderStyle
     /// The rotation every page is turned back from before it is read; nil reads pages as given (RTMDet gives no
     /// sign of a turned page).
     public let pageRotation: PageRotation?
@@ -23,7 +23,7 @@ package struct KotenPipeline: ModePipeline {
     /// Reads and checks the charset (unless `stages` supplies the reader); models load on first use.
     /// Throws `ModelError.invalidFile`, `StageError.mismatch` for a supplied detector that does not find
     /// `KotenDetection`s.
-    public init(files: KotenModelFiles, readingOrder: ReadingOrderStyle = .page, pageRotation: PageRotation? = nil,
+    public init(files: KotenModelFiles, readingOrder: OCRConfiguration.ReadingOrderStyle = .page, pageRotation: PageRotation? = nil,
                 stages: StageOverrides = StageOverrides()) throws {
         self.files = files
         self.readingOrder = readingOrder

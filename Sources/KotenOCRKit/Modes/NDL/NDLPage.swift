@@ -9,10 +9,10 @@ package enum NDLPage {
 
     /// The ordered page tree: layout template parsed, ORDER set by XY-cut, lines sorted, duplicates removed,
     /// 割注 grouped, order smoothed. `style` `ndl`: the reference's `stage_ordered.xml` exactly; `page`: XY-cut
-    /// leaves sorted by writing direction (`ReadingOrderStyle`).
+    /// leaves sorted by writing direction (`OCRConfiguration.ReadingOrderStyle`).
     /// - Throws: only if the layout template cannot be parsed (an internal error).
     public static func orderedPage(detections: [NDLDetection], imageWidth: Int, imageHeight: Int,
-                                   imageName: String, style: ReadingOrderStyle) throws -> PageNode {
+                                   imageName: String, style: OCRConfiguration.ReadingOrderStyle) throws -> PageNode {
         try LayoutTemplate.orderedPage(NDLLayout.template(detections: detections, imageWidth: imageWidth,
                                                           imageHeight: imageHeight, imageName: imageName),
                                        options: .ndl, style: style)

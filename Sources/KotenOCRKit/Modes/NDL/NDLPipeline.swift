@@ -18,7 +18,7 @@ package struct NDLPipeline: ModePipeline {
     /// The reader the configuration supplies for every cascade model, in place of the routed recognisers.
     public let suppliedReader: (any LineReader<RecognisedText>)?
     /// Reading order style (`page` by default; `ndl` is the reference's exactly).
-    public let readingOrder: ReadingOrderStyle
+    public let readingOrder: OCRConfiguration.ReadingOrderStyle
     /// The rotation every page is turned back from before it is read; nil reads pages as given (DEIM gives no
     /// sign of a turned page).
     public let pageRotation: PageRotation?
@@ -35,7 +35,7 @@ package struct NDLPipeline: ModePipeline {
     /// Reads and checks the configuration files (classes and charset); models load on first use.
     /// Throws `ModelError.invalidFile` naming the file and what is wrong, `StageError.mismatch` for a
     /// supplied detector that does not find `NDLDetection`s.
-    public init(files: NDLModelFiles, readingOrder: ReadingOrderStyle = .page, pageRotation: PageRotation? = nil,
+    public init(files: NDLModelFiles, readingOrder: OCRConfiguration.ReadingOrderStyle = .page, pageRotation: PageRotation? = nil,
                 stages: StageOverrides = StageOverrides()) throws {
         self.files = files
         self.readingOrder = readingOrder

@@ -48,7 +48,7 @@ package struct DBDetector: PageDetector {
             pass = try await self.pass(page, scale: finer.scale, reason: finer.reason, maxElements: maxElements, store: store)
             passes.append(pass.report)
         }
-        return DetectedPage(detections: pass.detections, summary: DetectorSummary(passes: passes))
+        return DetectedPage(detections: pass.detections, summary: PageResult.DetectorSummary(passes: passes))
     }
 
     private struct Pass {

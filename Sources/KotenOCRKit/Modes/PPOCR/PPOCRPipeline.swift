@@ -34,7 +34,7 @@ package struct PPOCRPipeline: ModePipeline {
     /// `detectorMaxSide`: nil fits the detector's scale to each page (`DetectorScale`), a side reads each page
     /// once at that size.
     public init(files: PPOCRModelFiles, detectorMaxSide: Int? = nil, useOrientationClassifier: Bool = true,
-                minLineConfidence: Float = 0.5, readingOrder: ReadingOrderStyle = .page,
+                minLineConfidence: Float = 0.5, readingOrder: OCRConfiguration.ReadingOrderStyle = .page,
                 pageRotation: PageRotation? = nil, stages: StageOverrides = StageOverrides()) throws {
         self.files = files
         self.minLineConfidence = minLineConfidence
@@ -71,7 +71,7 @@ package struct PPOCRPipeline: ModePipeline {
         let kept = pass.lines.filter { !$0.lowConfidence }, junk = pass.lines.filter(\.lowConfidence)
         // Junk never shapes the order of the text: the flagged lines are ordered apart (they annotate nothing).
         let (ordering, junkOrdering) = PipelineStage.order.measure {
-            (orderer.order(kept.map(\.line)), junk.isEmpty ? LineOrdering(order: []) : orderer.order(junk.map(\.line)))
+            (orderer.order(kept.map(\.line)), junk.isEmpty ? PageOrder.Ordering(order: []) : orderer.order(junk.map(\.line)))
         }
         let lines = PageResult.TextLine.ordered(kept, ordering)
         let flagged = PageResult.TextLine.ordered(junk, junkOrdering, first: lines.count, ruby: false)
@@ -85,7 +85,7 @@ package struct PPOCRPipeline: ModePipeline {
     /// Detects, cuts and reads the lines of `page` (`PPOCRLineTurning`, told what is `known` of its orientation).
     /// Lines whose text is empty are dropped; those under `minLineConfidence` flagged.
     private func readLines(_ page: ImageSource, known: PPOCRLineTurning.Known, store: ModelStore, limit: Int) async throws
-        -> (orientation: PPOCRPageOrientation, lines: [PPOCRReadLine], detector: DetectorSummary?) {
+        -> (orientation: PPOCRPageOrientation, lines: [PPOCRReadLine], detector: PageResult.DetectorSummary?) {
         let detector = self.detector
         // The detect stage's end returns the detector's activations to the system (`StageBoundary`).
         var detected = try await PipelineStage.detect.measure { try await detector.detect(page, store: store) }
@@ -113,7 +113,7 @@ package struct PPOCRPipeline: ModePipeline {
         let minConfidence = minLineConfidence
         let lines = zip(detections, readings).compactMap { d, r -> PPOCRReadLine? in
             let axis = PPOCRLineTurning.readingAxis(of: d.quad, quarterTurns: r.quarterTurns)
-            return PPOCRReadLine(line: OrderLine(quad: d.quad, start: axis.start, end: axis.end, text: r.text),
+            return PPOCRReadLine(line: PageOrder.Line(quad: d.quad, start: axis.start, end: axis.end, text: r.text),
                                  orientation: LineOrientation(width: Double(r.cropWidth), height: Double(r.cropHeight)),
                                  score: d.score, minConfidence: minConfidence)
         }

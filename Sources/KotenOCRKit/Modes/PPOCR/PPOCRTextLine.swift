@@ -1,6 +1,6 @@
 /// A `ppocr` line as read: the order stage's input and what the result needs besides.
 struct PPOCRReadLine: Sendable {
-    var line: OrderLine
+    var line: PageOrder.Line
     /// From the upright outline's geometry (`LineOrientation`).
     var orientation: LineOrientation
     var score: Float
@@ -9,7 +9,7 @@ struct PPOCRReadLine: Sendable {
 
     /// A line as read, or nil when its text is empty (or only white space): a box the recogniser finds nothing
     /// in is no line. Flagged `lowConfidence` when its confidence is under `minConfidence`.
-    init?(line: OrderLine, orientation: LineOrientation, score: Float, minConfidence: Float) {
+    init?(line: PageOrder.Line, orientation: LineOrientation, score: Float, minConfidence: Float) {
         guard !line.text.text.allSatisfy(\.isWhitespace) else { return nil }
         self.line = line
         self.orientation = orientation
@@ -22,7 +22,7 @@ extension PageResult.TextLine {
     /// A line of a `ppocr` page: box and outline from its upright quad, text and probabilities from the reading,
     /// orientation from the upright outline's geometry (`LineOrientation`); `annotates` for a ruby line (its
     /// kind is then "ruby").
-    init(_ read: PPOCRReadLine, readingOrder: Int, annotates: RubyTarget?) {
+    init(_ read: PPOCRReadLine, readingOrder: Int, annotates: PageResult.RubyTarget?) {
         let b = read.line.quad.bounds, text = read.line.text
         self.init(readingOrder: readingOrder, text: text.text, confidence: text.confidence,
                   characters: text.characters, orientation: read.orientation.rawValue, detectionScore: read.score,
@@ -34,13 +34,13 @@ extension PageResult.TextLine {
     /// `lines` as the page's result lines in `ordering`'s order, `readingOrder` set from `first` on, ruby pointing
     /// at the reading order of the line it annotates (none with `ruby` false). Lines the ordering leaves out are
     /// dropped.
-    static func ordered(_ lines: [PPOCRReadLine], _ ordering: LineOrdering, first: Int = 0, ruby: Bool = true)
+    static func ordered(_ lines: [PPOCRReadLine], _ ordering: PageOrder.Ordering, first: Int = 0, ruby: Bool = true)
         -> [PageResult.TextLine] {
         let order = ordering.order.filter { lines.indices.contains($0) }
         var position = [Int: Int]()
         for (p, i) in order.enumerated() where position[i] == nil { position[i] = first + p }
         return order.enumerated().map { p, i in
-            let target = ruby ? ordering.ruby[i].flatMap { t in position[t.line].map { RubyTarget(line: $0, start: t.start, end: t.end) } } : nil
+            let target = ruby ? ordering.ruby[i].flatMap { t in position[t.line].map { PageResult.RubyTarget(line: $0, start: t.start, end: t.end) } } : nil
             return PageResult.TextLine(lines[i], readingOrder: first + p, annotates: target)
         }
     }
