@@ -35,6 +35,14 @@ extension ImageSource {
         return (try? ImageOrigin.file(file).loader(name: file.display))?.hasPrefix("VipsForeignLoadPdf") ?? false
     }
 
+    /// Whether encoded bytes in memory are a PDF, from their first bytes (as libvips recognises it; poppler is not
+    /// started).
+    package static func isPDF(_ data: Data) -> Bool {
+        Vips.start()
+        let loader = data.withUnsafeBytes { bytes in kv_loader(kv_input(path: nil, data: bytes.baseAddress, size: bytes.count)) }
+        return loader.map { String(cString: $0).hasPrefix("VipsForeignLoadPdf") } ?? false
+    }
+
     /// Opens every page of the PDF at `file` as the batch will, header only, all at once: the page count, each
     /// page found in the page tree and its size (poppler through libvips' pdfload; nothing is rendered). What a
     /// `PDFGuard` runs where it is bounded. Returns the number of pages. Throws `ImageError` naming the file (not a
