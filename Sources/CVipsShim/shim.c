@@ -129,6 +129,16 @@ int kv_open(kv_input input, int page, int shrink, double dpi, int random_access,
     return *out ? 0 : -1;
 }
 
+int kv_open_pdf_pages(kv_input input, VipsImage **out) {
+    const char *loader = kv_loader(input);
+    if (!loader) return -1;
+    if (!loader_is(loader, "pdf")) { vips_error("kv_open_pdf_pages", "not a PDF"); return -1; }
+    /* n = -1: pdfload looks up every page (poppler_document_get_page) for its size, walking the whole page tree. */
+    *out = input.path ? vips_image_new_from_file(input.path, "n", -1, "dpi", 72.0, NULL)
+                      : vips_image_new_from_buffer(input.data, input.size, "", "n", -1, "dpi", 72.0, NULL);
+    return *out ? 0 : -1;
+}
+
 int kv_open_pixels(const void *data, size_t size, int width, int height, int bands, VipsImage **out) {
     if (!data || width < 1 || height < 1 || (bands != 1 && bands != 3 && bands != 4) ||
         size < (size_t)width * (size_t)height * (size_t)bands) {

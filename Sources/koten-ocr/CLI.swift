@@ -6,6 +6,7 @@ enum CLI {
     static let version = KotenOCR.version
 
     static func run(_ args: [String]) async -> Int32 {
+        if args.first == PDFCheckCommand.name { return PDFCheckCommand.run(Array(args.dropFirst())) }
         if args.first == "diagnostics" { return await DiagnosticsCommand.run(Array(args.dropFirst())) }
         if args.first == "models" { return await ModelsCommand.run(Array(args.dropFirst())) }
         let arguments: Arguments
@@ -100,6 +101,9 @@ enum CLI {
         options.acceptDamagedImages = arguments.acceptDamagedImages
         options.pages = arguments.pages
         options.shard = arguments.shard
+        #if os(Linux) || os(macOS)
+        options.pdfGuard = ChildProcessPDFGuard()
+        #endif
         let plan: BatchPlan
         do {
             plan = try BatchPlan.prepare(files: RawArguments.paths(arguments.inputs), listed: listed, options: options)

@@ -26,6 +26,10 @@ enum StandardInput {
         let data = FileHandle.standardInput.readDataToEndOfFile()
         var output = StdoutResults()
         var status: Int32 = 0
+        if let refusal = checkedPDF(data) {
+            stderrLine("koten-ocr: \(name): \(refusal)")
+            return 1
+        }
         do {
             let first = try engine.open(data, name: name)
             let pages = first.pageCount > 1 ? try selection?.pages(of: first.pageCount) ?? Array(0..<first.pageCount) : [0]
@@ -48,6 +52,31 @@ enum StandardInput {
             status = 1
         }
         return status
+    }
+
+    /// Why a PDF on standard input is refused by the command line's `PDFGuard` (its child process checks a private
+    /// temporary copy, removed at once), nil when it is no PDF or passes.
+    private static func checkedPDF(_ data: Data) -> PDFRefusal? {
+        #if os(Linux) || os(macOS)
+        guard ImageSource.isPDF(data) else { return nil }
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("koten-ocr-stdin-\(UUID().uuidString).pdf")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let descriptor = open(copy.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            return PDFRefusal(reason: "PDF not opened: its check could not start (\(String(cString: strerror(errno))))")
+        }
+        do {
+            try FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).write(contentsOf: data)
+        } catch {
+            return PDFRefusal(reason: "PDF not opened: its check could not start (\(ErrorText.line(error)))")
+        }
+        do {
+            try ChildProcessPDFGuard().check(FileSystemPath(copy.path))
+        } catch {
+            return error
+        }
+        #endif
+        return nil
     }
 
     /// The reason part of an error, without the name an `ImageError` starts with.

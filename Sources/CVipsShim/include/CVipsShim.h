@@ -40,6 +40,9 @@ int kv_bmp_size(kv_input input, int64_t *width, int64_t *height);
 /// reduced size (shrink-on-load); it is ignored for other formats. `dpi` > 0 renders PDF pages at that DPI.
 /// `random_access` != 0 opens for random access (needed for crops in any order).
 int kv_open(kv_input input, int page, int shrink, double dpi, int random_access, int strict, VipsImage **out);
+/// Opens every page of a PDF at once, header only (`n` = -1 at 72 dpi): libvips' pdfload then looks up each page
+/// and its size through poppler, the whole page tree, and renders nothing. -1 for anything but a PDF, or failure.
+int kv_open_pdf_pages(kv_input input, VipsImage **out);
 /// Wraps 8-bit pixels in memory (`height` rows of `width` × `bands` bytes, no padding; `bands` 1 grey, 3 RGB,
 /// 4 RGBA) as an image, without copying them: they must stay alive and unchanged as long as the image.
 int kv_open_pixels(const void *data, size_t size, int width, int height, int bands, VipsImage **out);

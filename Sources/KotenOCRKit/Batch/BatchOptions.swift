@@ -12,6 +12,9 @@ public struct BatchOptions: Sendable {
     package var pages: PageSelection? = nil
     /// Only this shard's pages (nil: all).
     package var shard: Shard? = nil
+    /// Checks each PDF input before this process opens it (`PDFGuard`; the command line's opens it in a child
+    /// process under a memory and a time limit). A refused PDF is a failed input. Nil: PDFs are opened unchecked.
+    package var pdfGuard: (any PDFGuard)? = nil
     /// Skip pages the manifest records as done whose results are intact (SHA-256 checked).
     public var resume: Bool
     /// Replace result files that already exist.

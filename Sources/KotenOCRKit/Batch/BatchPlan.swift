@@ -26,12 +26,12 @@ public struct BatchPlan: Sendable {
 
     /// Plans a batch over `paths` (files and directories) and `listed` (the lines of input lists, whose relative
     /// file paths keep their folders, see `InputCollector.collect`): expands directories, reads each
-    /// input's page count from its header, applies `--pages`, refuses two inputs writing the same result, keeps
-    /// this shard's pages, creates the output directory and locks it (`OutputLock`: a second writer is refused
-    /// at once), refuses symbolic links inside it where results or the manifest would go, and checks every
-    /// result file already there against the manifest (resuming skips verified pages; a result the batch may
-    /// not replace is an error). Removes this shard's stale temporary files. Throws `BatchSetupError` before
-    /// anything is written to a result.
+    /// input's page count from its header (a PDF checked first by `options.pdfGuard`, if any: a refused one is a
+    /// failure), applies `--pages`, refuses two inputs writing the same result, keeps this shard's pages, creates
+    /// the output directory and locks it (`OutputLock`: a second writer is refused at once), refuses symbolic
+    /// links inside it where results or the manifest would go, and checks every result file already there
+    /// against the manifest (resuming skips verified pages; a result the batch may not replace is an error).
+    /// Removes this shard's stale temporary files. Throws `BatchSetupError` before anything is written to a result.
     public static func prepare(_ paths: [String], listed: [String] = [],
                                options: BatchOptions) throws(BatchSetupError) -> BatchPlan {
         try prepare(files: paths.map(FileSystemPath.init), listed: listed.map(FileSystemPath.init), options: options)
@@ -51,6 +51,8 @@ public struct BatchPlan: Sendable {
         for input in collected.inputs {
             let pages: [Int], pageCount: Int
             do {
+                // A PDF whose page tree never ends is refused here, by the guard, before this process opens it.
+                if let pdfGuard = options.pdfGuard, ImageSource.isPDF(at: input.file) { try pdfGuard.check(input.file) }
                 pageCount = try ImageSource.pageCount(of: input.file, acceptsDamagedData: options.acceptDamagedImages)
                 if pageCount > 1, let selection = options.pages {
                     pages = try selection.pages(of: pageCount)

@@ -61,6 +61,18 @@ enum ImageOrigin: Sendable {
         return VipsHandle(out, owner: owner)
     }
 
+    /// Opens every page of a PDF at once, header only (`kv_open_pdf_pages`): poppler looks up each page and its size,
+    /// the whole page tree; nothing is rendered. Throws `ImageError` naming `name`.
+    func openPDFPages(name: String) throws -> VipsHandle {
+        var out: OpaquePointer?
+        Vips.forgetWarning()
+        let status = withInput { kv_open_pdf_pages($0, &out) }
+        guard status == 0, let out else {
+            throw ImageSource.classify(path: name, message: Vips.lastError(fallback: "libvips could not open the PDF"))
+        }
+        return VipsHandle(out, owner: owner)
+    }
+
     /// The memory an image opened from this origin reads from, if any.
     private var owner: PinnedBytes? {
         switch self {
