@@ -87,6 +87,7 @@ enum BenchCase {
                                  seconds: Date().timeIntervalSince(start))
         report.stages = stages
         report.notes.append("mode \(o.mode.rawValue)")
+        report.facts["floorInput"] = Double(await engine.store.floor(of: o.mode).inputBytes)
         report.facts["residentEnd"] = Double(ResidentReader.bytes())
         report.facts["modelsEnd"] = Double(await engine.store.residentModelBytes())
         await engine.store.releaseAll()

@@ -104,7 +104,7 @@ struct MemoryBenchmark {
                   + "\(mb(eager.peakBytes)) | \(mb(naive.peakBytes)) | \(mb(engine.peakBytes)) |")
         }
         print("\n## Floor, bound and peak of each mode (12 MP photo, one page, models loaded lazily)\n")
-        print("Floor = runtime baseline + the largest stage (its model's weights + its activations) + the budget's headroom;")
+        print("Floor = runtime baseline + the largest stage (its model's weights + its activations + its input tensors) + the budget's headroom;")
         print("bound = (baseline + largest stage) × 1.1. At the default budget the engine keeps a mode's models once loaded;")
         print("`under its bound` reads the page with `--memory-budget` set to the bound, where the store evicts a stage's idle models.\n")
         print("| mode | baseline | largest stage | bound (+10%) | peak | gap (peak − bound) | under its bound: peak |")
@@ -112,10 +112,10 @@ struct MemoryBenchmark {
         for r in runs {
             let mode = r.notes.first { $0.hasPrefix("mode ") }.map { String($0.dropFirst(5)) } ?? "?"
             let (model, weights) = r.modelBytes.filter { $0.key.hasSuffix("/detector") }.first.map { ($0.key, $0.value) } ?? ("?", 0)
-            let act = r.activationBytes[model] ?? 0
-            let bound = Int(Double(r.baselineBytes + weights + act) * 1.1)
+            let act = r.activationBytes[model] ?? 0, input = Int(r.facts["floorInput"] ?? 0)
+            let bound = Int(Double(r.baselineBytes + weights + act + input) * 1.1)
             let tight = try? child("page", common + ["--mode", mode, "--budget", "\(bound)"])
-            print("| \(mode) | \(mb(r.baselineBytes)) | \(model): \(mb(weights)) + \(mb(act)) | \(mb(bound)) | \(mb(r.peakBytes)) | "
+            print("| \(mode) | \(mb(r.baselineBytes)) | \(model): \(mb(weights)) + \(mb(act)) + \(mb(input)) | \(mb(bound)) | \(mb(r.peakBytes)) | "
                   + "\(r.peakBytes > bound ? "+" : "−")\(mb(abs(r.peakBytes - bound))) | "
                   + "\(tight.map { "\(mb($0.peakBytes)) (\($0.peakBytes <= bound ? "≤" : ">") bound)" } ?? "refused") |")
         }

@@ -52,11 +52,12 @@ package struct PaddedSquareDetector<Region: Sendable>: PageDetector {
         let paddedSize = max(source.width, source.height)
         return try await store.withModel(model) { handle in
             let n = try inputSide(ModelSignature(handle))
-            // Room for the decoded page, its N×N image, the tensors and the run's activations is made before the
-            // page is decoded: another mode's idle models go first, not after the buffers have grown beside them.
+            // Room for what this stage holds at its largest is made before the page is decoded, so another mode's idle
+            // models go first, not after the buffers have grown beside them: the decoded page with its N×N image and
+            // tensors, or later the tensors with the run's activations (the page is gone by then), whichever is more.
             let elements = 3 * n * n
-            let room = await store.expectedActivations(model, inputElements: elements)
-                + PaddedSquarePage.bufferBytes(source, inputSide: n, reducedDecodeFactor: factor)
+            let room = max(await store.expectedActivations(model, inputElements: elements) + 4 * elements,
+                           PaddedSquarePage.bufferBytes(source, inputSide: n, reducedDecodeFactor: factor))
             // The page and its N×N image live only in this expression: the tensors alone go into the run.
             let tensors = try await store.withRoom(room, for: model) {
                 inputs(PaddedSquarePage.resized(

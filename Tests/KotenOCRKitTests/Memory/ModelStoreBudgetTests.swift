@@ -84,15 +84,15 @@ struct ModelStoreBudgetTests {
         let scene = try StoreScene()
         let store = scene.store(budget: 90_000_000)
         let model = try scene.model(.ppocr, "detector")
-        // baseline + weights + activations of a typical run + headroom (8 MB at this budget)
+        // baseline + weights + activations and input (1,000 float32) of a typical run + headroom (8 MB at this budget)
         let floor = ModelStore.ModeFloor(mode: .ppocr, baselineBytes: StoreScene.baseline, model: "ppocr/detector", weightBytes: w,
-                                         activationBytes: 10_000_000, headroomBytes: 8_000_000)
-        #expect(floor.bytes == StoreScene.baseline + w + 10_000_000 + 8_000_000)
+                                         activationBytes: 10_000_000, inputBytes: 4_000, headroomBytes: 8_000_000)
+        #expect(floor.bytes == StoreScene.baseline + w + 10_000_000 + 4_000 + 8_000_000)
         await #expect(throws: ModelStoreError.belowFloor(floor, budgetBytes: 90_000_000)) {
             try await store.touch(model)
         }
         let text = ModelStoreError.belowFloor(floor, budgetBytes: 90_000_000).description
-        #expect(text.contains("floor is 98.0 MB") && text.contains("in 90.0 MB") && text.contains("ppocr/detector: 30.0 MB weights + 10.0 MB activations"))
+        #expect(text.contains("floor is 98.0 MB") && text.contains("in 90.0 MB") && text.contains("ppocr/detector: 30.0 MB weights + 10.0 MB activations + 0.0 MB input"))
         #expect(scene.process.loads.isEmpty)
         #expect(store.state(of: model) == .unloaded)
     }

@@ -1,6 +1,6 @@
 extension ModelStore {
     /// The least memory a mode can read a page in (issue 15): the runtime baseline, its largest stage — the model whose
-    /// weights and activations together are the largest (its detector, for every mode) — and the headroom the budget
+    /// weights and activations together are the largest (its detector, for every mode), with its input tensors — and the headroom the budget
     /// keeps for page buffers. Models of other stages need not be resident during that stage, so under a budget the
     /// store evicts them to reach it; a budget below the floor is refused before anything loads, naming it.
     public struct ModeFloor: Sendable, Equatable, CustomStringConvertible {
@@ -13,15 +13,19 @@ extension ModelStore {
         /// its first run, else estimated).
         public let weightBytes: Int
         public let activationBytes: Int
+        /// Its input tensors at its typical input (float32: 4 bytes an element), alive through its run beside the
+        /// activations (the koten detector's [1,3,1280,1280]: 19.7 MB).
+        public let inputBytes: Int
         /// `AdmissionRule.headroomBytes` of the budget.
         public let headroomBytes: Int
 
         /// The floor in bytes.
-        public var bytes: Int { baselineBytes + weightBytes + activationBytes + headroomBytes }
+        public var bytes: Int { baselineBytes + weightBytes + activationBytes + inputBytes + headroomBytes }
 
         public var description: String {
             "\(formatBytes(bytes)) (runtime baseline \(formatBytes(baselineBytes)) + its largest stage, \(model): "
-                + "\(formatBytes(weightBytes)) weights + \(formatBytes(activationBytes)) activations, + \(formatBytes(headroomBytes)) headroom)"
+                + "\(formatBytes(weightBytes)) weights + \(formatBytes(activationBytes)) activations + \(formatBytes(inputBytes)) input, "
+                + "+ \(formatBytes(headroomBytes)) headroom)"
         }
     }
 }

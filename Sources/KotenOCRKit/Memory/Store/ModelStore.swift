@@ -138,6 +138,7 @@ public actor ModelStore {
         return ModeFloor(mode: mode, baselineBytes: baselineBytes, model: largest?.id ?? "none",
                          weightBytes: largest.map(residentEstimate) ?? 0,
                          activationBytes: largest.map { activationEstimate($0, inputElements: $0.typicalInputElements) } ?? 0,
+                         inputBytes: (largest?.typicalInputElements ?? 0) * 4,
                          headroomBytes: headroomBytes)
     }
 
