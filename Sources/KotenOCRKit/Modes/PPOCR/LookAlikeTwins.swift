@@ -7,10 +7,13 @@
 /// at 0.97 and ー the runner-up at 0.02 (`make quality`'s `horizontal` page). A reader of Japanese decides by the
 /// neighbours: between katakana it is ー, between kanji 一.
 ///
-/// The rule changes a character only to its twin, only when the twin is the model's own runner-up at the step
-/// that emitted it, and only when every neighbour (the nearest character on each side that is not white space;
-/// one at a line's end) is of the twin's script and none is of the character's own: katakana for ー and the
-/// katakana (ー counts as katakana), hiragana for the hiragana, kanji (and 々) for the kanji.
+/// The rule changes a character only to its twin, and only when the twin is the model's own runner-up at the step
+/// that emitted it. Then the neighbours decide (the nearest character on each side that is not white space; one
+/// at a line's end), scripts being katakana (ー counts as katakana), hiragana, kanji (and 々):
+/// - kana and kanji twins (ー 一, ロ 口, ...): a neighbour is of the twin's script and none of the character's own.
+///   One neighbour is enough because misreadings come together: ぺ一ジ (hiragana ぺ, kanji 一) is ページ.
+/// - hiragana and katakana twins (へ ヘ, ...): every neighbour is of the twin's script. The particle へ after a
+///   katakana word (ホテルへ行く) has a kanji on its other side and stays.
 enum LookAlikeTwins {
     enum Script { case hiragana, katakana, kanji }
 
@@ -49,8 +52,13 @@ enum LookAlikeTwins {
                   let wanted = script(twin) else { continue }
             let before = characters[..<i].last { !$0.text.allSatisfy(\.isWhitespace) }
             let after = characters[(i + 1)...].first { !$0.text.allSatisfy(\.isWhitespace) }
-            let neighbours = [before, after].compactMap { $0 }
-            guard !neighbours.isEmpty, neighbours.allSatisfy({ script($0.text) == wanted }) else { continue }
+            let scripts = [before, after].compactMap { $0 }.map { script($0.text) }
+            let own = script(c.text)
+            let kana: Set<Script?> = [.hiragana, .katakana]
+            let agrees = kana.contains(own) && kana.contains(wanted)
+                ? !scripts.isEmpty && scripts.allSatisfy { $0 == wanted }
+                : scripts.contains(wanted) && !scripts.contains(own)
+            guard agrees else { continue }
             result[i] = RecognisedText.Character(text: twin, confidence: runnerUp.probability)
         }
         return result
