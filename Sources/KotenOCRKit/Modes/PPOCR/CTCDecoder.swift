@@ -8,6 +8,9 @@ import Foundation
 /// drops it or keeps it by chance. Between two characters, a space is kept when the probability that some
 /// step of the gap is a space, 1 − Π(1 − p_space), is over one half (steps taken as independent, as CTC
 /// takes them); its confidence is that probability.
+///
+/// Look-alikes: a character whose twin from another script (ー and 一, ペ and ぺ, ロ and 口, ...) is the model's
+/// runner-up at its step becomes that twin when its neighbours are of the twin's script (`LookAlikeTwins`).
 package struct CTCDecoder: Sendable {
     /// Class k's text (index 0 is the blank, never emitted).
     public let keys: [String]
@@ -29,25 +32,33 @@ package struct CTCDecoder: Sendable {
         guard steps > 0, classes > 0, p.count >= steps * classes else { return .empty }
         let space = self.space.flatMap { $0 < classes ? $0 : nil }
         var chars: [RecognisedText.Character] = []
+        var runnerUps: [(text: String, probability: Float)?] = []
         var previous = -1
         var noSpace = 1.0  // probability that no step of the current gap is a space
         for t in 0..<steps {
-            var best = 0
-            var bestP = p[t * classes]
-            for k in 1..<classes where p[t * classes + k] > bestP {
-                best = k
-                bestP = p[t * classes + k]
+            var best = 0, second = -1
+            var bestP = p[t * classes], secondP = -Float.infinity
+            for k in 1..<classes where p[t * classes + k] > secondP {
+                let value = p[t * classes + k]
+                if value > bestP {
+                    (second, secondP) = (best, bestP)
+                    (best, bestP) = (k, value)
+                } else {
+                    (second, secondP) = (k, value)
+                }
             }
             if best == 0, let space { noSpace *= 1 - Double(p[t * classes + space]) }
             if best != 0 && best != previous && best < keys.count {
                 if best != space, let last = chars.last, last.text != " ", noSpace < 0.5 {
                     chars.append(.init(text: " ", confidence: Float(1 - noSpace)))
+                    runnerUps.append(nil)
                 }
                 chars.append(.init(text: keys[best], confidence: bestP))
+                runnerUps.append(second > 0 && second < keys.count ? (keys[second], secondP) : nil)
                 noSpace = 1
             }
             previous = best
         }
-        return RecognisedText(characters: chars)
+        return RecognisedText(characters: LookAlikeTwins.resolve(chars, runnerUps: runnerUps))
     }
 }

@@ -1,0 +1,65 @@
+import Testing
+@testable import KotenOCRKit
+
+/// Look-alike twins in CTC decoding (docs/reference-pipelines.md §4, "Step 4, look-alike twins"), through the
+/// real decoder on probability rows made for it.
+@Suite struct LookAlikeTwinsTests {
+    static let keys = ["blank", "ペ", "ジ", "一", "ー", "入", "ロ", "口", "の", "a", " ", "ぺ", "へ", "ヘ", "ル", "行"]
+
+    /// One step per (class, probability, runner-up class, its probability); the rest share what is left.
+    static func rows(_ steps: [(Int, Float, Int, Float)]) -> [Float] {
+        steps.flatMap { best, p, second, q -> [Float] in
+            var row = [Float](repeating: 0.001, count: keys.count)
+            row[best] = p
+            row[second] = q
+            return row
+        }
+    }
+
+    private func read(_ steps: [(Int, Float, Int, Float)]) -> RecognisedText {
+        CTCDecoder(keys: Self.keys).decode(Self.rows(steps), steps: steps.count, classes: Self.keys.count)
+    }
+
+    @Test("一 between katakana, ー its runner-up, reads ー, with ー's probability (the horizontal page's ペ一ジ)")
+    func longVowelBetweenKatakana() {
+        let r = read([(1, 0.69, 6, 0.3), (0, 0.9, 3, 0.05), (3, 0.97, 4, 0.021), (0, 0.9, 4, 0.01), (2, 0.99, 0, 0.005)])
+        #expect(r.text == "ページ")
+        #expect(r.characters[1].confidence == 0.021)
+        #expect(r.characters[0].confidence == 0.69 && r.characters[2].confidence == 0.99)
+    }
+
+    @Test("ー between kanji reads 一; ロ between kanji reads 口; at a line's end one neighbour decides")
+    func kanjiTwins() {
+        #expect(read([(5, 0.9, 0, 0.05), (4, 0.8, 3, 0.15), (5, 0.9, 0, 0.05)]).text == "入一入")
+        #expect(read([(5, 0.9, 0, 0.05), (6, 0.6, 7, 0.35)]).text == "入口")
+    }
+
+    @Test("no change when the twin is not the runner-up, when a neighbour is of another script, or with no neighbour")
+    func unchanged() {
+        // 一 between katakana, but the runner-up is the blank.
+        #expect(read([(1, 0.9, 0, 0.05), (3, 0.97, 0, 0.02), (2, 0.9, 0, 0.05)]).text == "ペ一ジ")
+        // 一 after katakana, before kanji: a neighbour is of its own script.
+        #expect(read([(1, 0.9, 0, 0.05), (3, 0.97, 4, 0.02), (5, 0.9, 0, 0.05)]).text == "ペ一入")
+        // The particle へ after katakana, before kanji: hiragana and katakana twins need both neighbours.
+        #expect(read([(14, 0.9, 0, 0.05), (12, 0.9, 13, 0.08), (15, 0.9, 0, 0.05)]).text == "ルへ行")
+        // ロ after Latin: not the kanji's script.
+        #expect(read([(9, 0.9, 0, 0.05), (6, 0.6, 7, 0.35)]).text == "aロ")
+        // A line of one look-alike.
+        #expect(read([(3, 0.9, 4, 0.08)]).text == "一")
+    }
+
+    @Test("kana and kanji twins: one neighbour of the twin's script is enough when none is of the character's own")
+    func oneNeighbour() {
+        // ぺ一ジ (the horizontal page's second misreading): 一 between hiragana ぺ and katakana ジ reads ー.
+        #expect(read([(11, 0.95, 1, 0.04), (3, 0.9, 4, 0.07), (2, 0.99, 0, 0.005)]).text == "ぺージ")
+        // 投入ロの: ロ between the kanji 入 and the hiragana の reads 口.
+        #expect(read([(5, 0.9, 0, 0.05), (6, 0.8, 7, 0.15), (8, 0.9, 0, 0.05)]).text == "入口の")
+        // へ between katakana: the katakana ヘ.
+        #expect(read([(14, 0.9, 0, 0.05), (12, 0.9, 13, 0.08), (2, 0.9, 0, 0.05)]).text == "ルヘジ")
+    }
+
+    @Test("white space between is skipped: the nearest characters that are not white space are the neighbours")
+    func acrossSpace() {
+        #expect(read([(5, 0.9, 0, 0.05), (10, 0.9, 0, 0.05), (4, 0.8, 3, 0.15), (5, 0.9, 0, 0.05)]).text == "入 一入")
+    }
+}
