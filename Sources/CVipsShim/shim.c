@@ -1,29 +1,32 @@
 #include "CVipsShim.h"
 #include <vips/vips.h>
+#include <pthread.h>
 #include <string.h>
 
 /* libvips reports per-tile warnings through GLib logging; failures reach us through the error buffer, so
  * the warnings would only add unreadable lines to stderr. They are kept instead (as many as fit): some
  * decoders give their real cause only as a warning (libpng's "IDAT: CRC error" before vipspng's generic
  * "libpng read error"), and kv_take_warning() adds them to the message of the failure that follows. */
-static GMutex kv_warning_lock;
+/* A POSIX mutex, not GLib's GMutex: GLib's is built on futexes in an uninstrumented library, so ThreadSanitizer
+ * cannot see it order the buffer's readers and writers and reports each concurrent take as a data race. */
+static pthread_mutex_t kv_warning_lock = PTHREAD_MUTEX_INITIALIZER;
 static char kv_warning[512];
 
 static void kv_quiet_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
     (void)domain; (void)data;
     /* Only warnings; libvips' "error in tile x y" only says where, never why. */
     if (!(level & G_LOG_LEVEL_WARNING) || !message || !*message || strncmp(message, "error in tile", 13) == 0) return;
-    g_mutex_lock(&kv_warning_lock);
+    pthread_mutex_lock(&kv_warning_lock);
     size_t used = strlen(kv_warning), length = strlen(message);
     if (used + length + 2 <= sizeof kv_warning) {  /* the first warnings are kept: they name the cause */
         if (used) kv_warning[used++] = '\n';
         memcpy(kv_warning + used, message, length + 1);
     }
-    g_mutex_unlock(&kv_warning_lock);
+    pthread_mutex_unlock(&kv_warning_lock);
 }
 
 size_t kv_take_warning(char *buf, size_t size) {
-    g_mutex_lock(&kv_warning_lock);
+    pthread_mutex_lock(&kv_warning_lock);
     size_t n = strlen(kv_warning);
     if (size > 0) {
         if (n >= size) n = size - 1;
@@ -31,7 +34,7 @@ size_t kv_take_warning(char *buf, size_t size) {
         buf[n] = 0;
     }
     kv_warning[0] = 0;
-    g_mutex_unlock(&kv_warning_lock);
+    pthread_mutex_unlock(&kv_warning_lock);
     return n;
 }
 

@@ -23,7 +23,13 @@ struct DiagnosticsRunTests {
         #expect(payload.kind == .run && payload.source == .engine)
         let peak = try #require(payload.memory.peakResidentBytes)
         #expect(abs(Double(peak - vmHWM)) <= 0.05 * Double(vmHWM), "peak \(peak) vs VmHWM \(vmHWM)")
-        #expect(payload.memory.highWaterMarkBytes.map { abs($0 - vmHWM) <= 1 << 20 } == true)
+        // The payload's mark is the kernel's, read in finish(); the hook reads it again after the payload is saved.
+        // The mark never falls, and saving grows the process by less than 1 MB, except under a sanitizer, whose
+        // allocator and shadow memory grow with each allocation (there, within 5% as the peak).
+        let mark = try #require(payload.memory.highWaterMarkBytes)
+        let growth = vmHWM - mark
+        #expect(growth >= 0 && growth <= (Sanitizers.active ? vmHWM / 20 : 1 << 20),
+                "payload VmHWM \(mark) vs VmHWM \(vmHWM) after finish()")
         #expect(payload.memory.peakStage != nil && payload.memory.peakAt != nil)
 
         let stages = Dictionary(uniqueKeysWithValues: payload.stages.map { ($0.name, $0) })
