@@ -56,7 +56,7 @@ package struct PaddedSquareDetector<Region: Sendable>: PageDetector {
             // models go first, not after the buffers have grown beside them: the decoded page with its N×N image and
             // tensors, or later the tensors with the run's activations (the page is gone by then), whichever is more.
             let elements = 3 * n * n
-            let room = max(await store.expectedActivations(model, inputElements: elements) + 4 * elements,
+            let room = max(await store.activationEstimate(model, inputElements: elements) + 4 * elements,
                            PaddedSquarePage.bufferBytes(source, inputSide: n, reducedDecodeFactor: factor))
             // The page and its N×N image live only in this expression: the tensors alone go into the run.
             let tensors = try await store.withRoom(room, for: model) {

@@ -1,7 +1,9 @@
 /// Activation accounting: each model's activation peak per input size, measured on its first run and used by
 /// the budget (docs/memory-design.md: "records each model's activation peak per input size at its first run").
 extension ModelStore {
-    func activationEstimate(_ d: ModelDescriptor, inputElements: Int) -> Int {
+    /// The activations a run of `d` on `inputElements` input elements is expected to need: measured at its first run
+    /// (scaled per element for other sizes); before that, the descriptor's estimate per element.
+    package func activationEstimate(_ d: ModelDescriptor, inputElements: Int) -> Int {
         if let peaks = activationPeaks[d.id], !peaks.isEmpty {
             if let exact = peaks[inputElements] { return exact }
             // Scale the per-element cost of the largest measured run.

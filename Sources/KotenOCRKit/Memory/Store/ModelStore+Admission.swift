@@ -45,10 +45,7 @@ extension ModelStore {
     /// Reserves the expected activations of a run of `d` on `inputElements` inputs; returns the reservation
     /// to pass to `finish`.
     func admit(_ d: ModelDescriptor, inputElements: Int) async throws -> Int {
-        let need = activationEstimate(d, inputElements: inputElements)
-        try await waitForRoom(need, for: d)
-        reservedActivationBytes += need
-        return need
+        try await reserve(activationEstimate(d, inputElements: inputElements), for: d)
     }
 
     /// Ends a run's reservation and wakes runs waiting for room.
@@ -102,7 +99,7 @@ extension ModelStore {
 
 extension ModelStore {
     /// Room for what a stage builds before a run of `d` — a page decoded for the model's input, its resized image
-    /// and tensors, a page's line crops — made before it is built, not after: waits (evicting idle models, other
+    /// and tensors — made before it is built, not after: waits (evicting idle models, other
     /// modes' first, as for a run) until `bytes` fit beside what is resident and reserved, and keeps them reserved
     /// while `body` runs. Without it a stage's buffers grew on top of the previous mode's models, which a run's
     /// admission evicted only afterwards (docs/performance.md, "The alternation's overshoot"). Throws
@@ -119,15 +116,10 @@ extension ModelStore {
         }
     }
 
-    private func reserve(_ bytes: Int, for d: ModelDescriptor) async throws -> Int {
+    /// Waits until `bytes` fit (`waitForRoom`) and reserves them; returns the reservation to pass to `finish`.
+    func reserve(_ bytes: Int, for d: ModelDescriptor) async throws -> Int {
         try await waitForRoom(bytes, for: d)
         reservedActivationBytes += bytes
         return bytes
-    }
-
-    /// The activations a run of `d` on `inputElements` input elements is expected to need (measured at its first
-    /// run; before that, the descriptor's estimate per element).
-    package func expectedActivations(_ d: ModelDescriptor, inputElements: Int) -> Int {
-        activationEstimate(d, inputElements: inputElements)
     }
 }
