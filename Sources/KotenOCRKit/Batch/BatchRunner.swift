@@ -98,6 +98,7 @@ public struct BatchRunner: Sendable {
         let lastTaskOfDocument = InputDocuments.lastTasks(plan)
         for (index, task) in plan.tasks.enumerated() {
             try Task.checkCancellation()
+            if index == plan.tasks.count - 1 { await engine.store.markLastPage() }
             onEvent(.pageStarted(task, progress))
             do {
                 if let manifestError { throw ManifestUnavailable(description: "cannot write the batch manifest \(manifestError)") }

@@ -70,8 +70,10 @@ struct MappedLibraryPagesTests {
     func releasable() {
         let smaps = """
         55d1ddbd1000-55d1dddc7000 r-xp 00000000 08:01 123 /usr/lib/libx.so
+        Size:               2008 kB
         Rss:                 100 kB
         Anonymous:             0 kB
+        VmFlags: rd ex mr mw me sd
         55d1dddc7000-55d1dddd0000 r--p 00200000 08:01 123 /usr/lib/libx.so
         Rss:                  36 kB
         Anonymous:            36 kB
@@ -85,10 +87,13 @@ struct MappedLibraryPagesTests {
         Rss:                  64 kB
         Anonymous:             0 kB
         """
-        let maps = MappedLibraryPages.parse(smaps)
-        #expect(maps.count == 5)
-        #expect(maps.map(\.isReleasable) == [true, false, false, false, false])
-        #expect(maps[0].start == 0x55d1ddbd1000 && maps[0].residentKB == 100)
+        let maps = MappedLibraryPages.parse(smaps + "\n7f200000-7f300000 r--p 00000000 08:01 77     /opt/a b/lib c.so\nRss: 12 kB\n")
+        #expect(maps.count == 6)
+        #expect(maps.map(\.isReleasable) == [true, false, false, false, false, true])
+        #expect(maps[0].start == 0x55d1ddbd1000 && maps[0].end == 0x55d1dddc7000 && maps[0].residentKB == 100)
+        #expect(maps[0].path == "/usr/lib/libx.so" && maps[0].permissions == "r-xp")
+        #expect(maps[1].residentKB == 36 && maps[1].anonymousKB == 36)
+        #expect(maps[5].path == "/opt/a b/lib c.so" && maps[5].residentKB == 12)
     }
 
     @Test("this process: pages are released and the code they held runs again")

@@ -63,6 +63,10 @@ struct BatchingTests {
                                   activationBytesPerElement: 40_000, typicalInputElements: 1_000)
         await store.register(.ppocr, models: [det, rec])
         #expect(await store.batchAllowance(for: rec, runs: 1, maximumLines: 6).maxElements == 4_000)
+        // What stays resident beside recognition (the page, its crops) comes out of it: recognition never takes the
+        // process above the detection stage's total (baseline + detector weights + 40 MB + input), 15 MB left here.
+        scene.process.setOtherBytes(25_000_000)
+        #expect(await store.batchAllowance(for: rec, runs: 1, maximumLines: 6).maxElements == 1_500)
         // No room left (page buffers took it): the allowance is one element, so every line runs alone.
         let other = try StoreScene()
         let tight = other.store(budget: 110_000_000)  // room for the recogniser's load peak (weights + file)
@@ -72,6 +76,24 @@ struct BatchingTests {
         let none = await tight.batchAllowance(for: rec2, runs: 1, maximumLines: 6)
         #expect(none.maxElements == 1)
         #expect(LineBatches.partition(widths: [320, 320, 320], elementsPerColumn: 144, allowance: none).count == 3)
+    }
+
+    @Test("on the last page a mode's idle detector is released when its recognition runs; before it, kept for the next page")
+    func lastPageReleasesDetector() async throws {
+        let scene = try StoreScene()
+        let store = scene.store(budget: 1_000_000_000)
+        let rec = try scene.model(.ppocr, "rec")
+        let det = ModelDescriptor(mode: .ppocr, role: "det", stage: .detection, url: try scene.model(.ppocr, "det").url,
+                                  activationBytesPerElement: 10_000, typicalInputElements: 1_000)
+        await store.register(.ppocr, models: [det, rec])
+        try await store.touch(det)
+        try await store.touch(rec)
+        #expect(await store.residentModelBytes() == 2 * StoreScene.weight)  // not the last page: both kept
+        await store.markLastPage()
+        try await store.touch(det)  // the last page's detection
+        try await store.touch(rec)  // its recognition: the detector goes first
+        #expect(await store.residentModelBytes() == StoreScene.weight)
+        #expect(scene.process.loads == ["ppocr/det", "ppocr/rec"])  // nothing loaded twice
     }
 
     @Test("a batch tensor is the single tensors one after another, each right-padded to the batch's width")

@@ -18,16 +18,23 @@ extension ModelStore {
     /// The allowance for runs of `d` with `runs` of them in flight at once, each at most `maximumLines` lines.
     ///
     /// The activation bytes one run may take are the smaller of (a) the room left under the budget (budget − resident
-    /// now − activations reserved by runs in flight − headroom), shared by the `runs` runs, and (b) the activations
-    /// of the largest detection stage of `d`'s mode (its measured peak, else its estimate) shared likewise, so
-    /// recognition never raises the page's peak above detection's. Divided by `d`'s activation bytes per input
+    /// now − activations reserved by runs in flight − headroom) and (b) the room left under the mode's largest
+    /// detection stage (runtime baseline + the detector's weights, activations at its typical input — measured, else
+    /// estimated — and input tensors, − resident now − reserved), shared by the `runs` runs: recognition never raises
+    /// the process above what its detection stage reaches, whatever stays resident beside it (the mode's bound,
+    /// issue 15; a line wider than that runs alone, as a batch of one). Divided by `d`'s activation bytes per input
     /// element (measured on its first run, else `ModelDescriptor.activationBytesPerElement`).
     func batchAllowance(for d: ModelDescriptor, runs: Int, maximumLines: Int) -> BatchAllowance {
         let runs = max(1, runs)
-        let room = budgetBytes - meter.residentBytes() - reservedActivationBytes - headroomBytes
+        let resident = meter.residentBytes()
+        let room = budgetBytes - resident - reservedActivationBytes - headroomBytes
         let detectors = registeredModels(of: d.mode).filter { $0.stage == .detection }
-        let stage = detectors.map { activationEstimate($0, inputElements: $0.typicalInputElements) }.max()
-        let bytes = min(max(0, room), stage ?? Int.max) / runs
+        // The mode's largest detection stage: the process at baseline + its weights, activations and input tensors.
+        let ceiling = detectors.map {
+            baselineBytes + residentEstimate($0) + activationEstimate($0, inputElements: $0.typicalInputElements) + $0.typicalInputElements * 4
+        }.max()
+        let belowCeiling = ceiling.map { $0 - resident - reservedActivationBytes } ?? Int.max
+        let bytes = min(max(0, room), max(0, belowCeiling)) / runs
         let perElement = max(1, Double(activationEstimate(d, inputElements: d.typicalInputElements)) / Double(max(1, d.typicalInputElements)))
         return BatchAllowance(maxElements: Int(Double(bytes) / perElement), maxLines: maximumLines)
     }

@@ -54,6 +54,9 @@ public actor ModelStore {
     /// Told the model's id whenever a load or run starts waiting for room (`observeRoomWaits`).
     var roomWaitObserver: (@Sendable (String) -> Void)?
     var activeMode: OCRMode?
+    /// Whether a page after the current one may use the models loaded now (one load per process). Cleared by
+    /// `markLastPage()`; see `releaseFinishedDetection(before:)`.
+    private(set) var morePagesFollow = true
     private var clock: UInt64 = 0
     var observers: [UUID: AsyncStream<ModelStoreEvent>.Continuation] = [:]
     var history: [ModelStoreEvent] = []
@@ -213,7 +216,23 @@ public actor ModelStore {
         return clock
     }
 
+    /// No page follows the one being read (the batch runner says so before its last page): from now on a mode's
+    /// idle detector is released as soon as a later stage of that mode runs, since nothing will run it again. Without
+    /// it the last page's recognition ran with the detector still resident, and a single page peaked above its
+    /// largest stage (docs/performance.md, "The last page").
+    package func markLastPage() { morePagesFollow = false }
+
+    /// On the last page (`markLastPage`), before a classification or recognition run of `d`: releases `d`'s mode's idle
+    /// detection models.
+    private func releaseFinishedDetection(before d: ModelDescriptor) {
+        guard !morePagesFollow, d.stage != .detection else { return }
+        _ = release(reason: "last page: detection done, not needed again") {
+            $0.descriptor.mode == d.mode && $0.descriptor.stage == .detection
+        }
+    }
+
     private func checkout(_ d: ModelDescriptor) async throws -> any InferenceRunning {
+        releaseFinishedDetection(before: d)
         if var e = entries[d.id] {
             e.leases += 1
             e.lastUse = tick()
