@@ -78,8 +78,8 @@ enum BenchCase {
             for mode in OCRMode.allCases { try await engine.prepare(mode, keepLoaded: true) }
         } else if o.keepLoaded {
             try await engine.prepare()  // as the CLI does: the check's models kept as the budget allows
-            await engine.store.markLastPage()  // as the CLI does for its last (here only) page
         }
+        await engine.store.markLastPage()  // as the CLI does for its last (here only) page
         let recorder = StageRecorder(store: engine.store)
         if o.stages { recorder.start() }
         let result = try await PipelineStage.observing(o.stages ? recorder.observer : nil) { try await engine.read(source) }
