@@ -35,7 +35,6 @@ package enum MappedLibraryPages {
     @discardableResult
     package static func release() -> Int {
         #if os(Linux)
-        if ProcessInfo.processInfo.environment["KX_NOLIBREL"] != nil { return 0 }
         guard let text = ResidentReader.procText("/proc/self/smaps") else { return 0 }
         var released = 0
         for m in parse(text) where m.isReleasable {

@@ -56,7 +56,7 @@ public actor ModelStore {
     var activeMode: OCRMode?
     /// Whether a page after the current one may use the models loaded now (one load per process). Cleared by
     /// `markLastPage()`; see `releaseFinishedDetection(before:)`.
-    private(set) var morePagesFollow = true
+    private var morePagesFollow = true
     private var clock: UInt64 = 0
     var observers: [UUID: AsyncStream<ModelStoreEvent>.Continuation] = [:]
     var history: [ModelStoreEvent] = []
