@@ -28,6 +28,9 @@ package struct PPOCRPipeline: ModePipeline {
     public let pageRotation: PageRotation?
     /// Lines read with a lower confidence are flagged `lowConfidence` (kept in the JSON, not in the text).
     public let minLineConfidence: Float
+    /// Whether lines read unsure are cut again with a margin and read again (`SecondLook`): with the default
+    /// reader only (a supplied reader is asked once per line).
+    let secondLook: Bool
 
     /// Reads the keys file (unless `stages` supplies the reader). Throws if it cannot be read,
     /// `StageError.mismatch` for a supplied detector that does not find `Detection`s.
@@ -42,6 +45,7 @@ package struct PPOCRPipeline: ModePipeline {
         reader = try stages.reader ?? PPOCRLineReader(files: files, useOrientationClassifier: false)
         classifier = stages.reader == nil && useOrientationClassifier ? OrientationClassifier(model: files.classifier) : nil
         orderer = stages.orderer ?? PageFrameOrder(style: readingOrder)
+        secondLook = stages.reader == nil
         self.pageRotation = pageRotation
     }
 
@@ -109,7 +113,8 @@ package struct PPOCRPipeline: ModePipeline {
         }
         LineProgress.found(crops.count)
         let turning = PPOCRLineTurning(classifier: classifier, reader: reader, store: store, limit: limit)
-        let (orientation, readings) = try await PipelineStage.recognise.measure { try await turning.read(crops, known: known) }
+        var (orientation, readings) = try await PipelineStage.recognise.measure { try await turning.read(crops, known: known) }
+        if secondLook { readings = try await lookAgain(readings, detections: detections, page: page, store: store, limit: limit) }
         let minConfidence = minLineConfidence
         let lines = zip(detections, readings).compactMap { d, r -> PPOCRReadLine? in
             let axis = PPOCRLineTurning.readingAxis(of: d.quad, quarterTurns: r.quarterTurns)
@@ -118,6 +123,34 @@ package struct PPOCRPipeline: ModePipeline {
                                  score: d.score, minConfidence: minConfidence)
         }
         return (orientation, lines, detected.summary)
+    }
+
+    /// `readings` with the lines read unsure read again from crops with a margin (`SecondLook`), the more
+    /// confident reading of each kept. The page is decoded again for those crops and released before they are read.
+    private func lookAgain(_ readings: [PPOCRLineTurning.Reading], detections: [Detection], page: ImageSource,
+                           store: ModelStore, limit: Int) async throws -> [PPOCRLineTurning.Reading] {
+        let again = SecondLook.lines(readings.map(\.text), minConfidence: minLineConfidence)
+        guard !again.isEmpty, readings.count == detections.count else { return readings }
+        let vertical = again.map { readings[$0].quarterTurns % 2 != 0 }
+        let grown = zip(again, vertical).map { i, v in SecondLook.grown(detections[i].quad, vertical: v) }
+        try Task.checkCancellation()
+        let crops = try PipelineStage.decode.measure {
+            let image = try page.decode()
+            return zip(again, grown).map { i, g in
+                perspectiveCrop(image, quad: g.quad).turnedCounterClockwise(quarterTurns: readings[i].quarterTurns)
+            }
+        }
+        let reader = self.reader
+        let texts = try await PipelineStage.recognise.measure {
+            try await reader.read(crops.map { LineRegion(wholeOf: $0) }, store: store, limit: limit)
+        }
+        var result = readings
+        for (k, i) in again.enumerated() where k < texts.count {
+            let quad = detections[i].quad
+            result[i].text = SecondLook.better(readings[i].text, texts[k], margin: grown[k].along,
+                                               length: vertical[k] ? quad.edgeHeight : quad.edgeWidth)
+        }
+        return result
     }
 
     /// `quad`'s corners clockwise on screen, starting at the corner whose edge to the next one points most nearly

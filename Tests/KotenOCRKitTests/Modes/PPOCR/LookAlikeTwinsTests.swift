@@ -4,7 +4,8 @@ import Testing
 /// Look-alike twins in CTC decoding (docs/reference-pipelines.md §4, "Step 4, look-alike twins"), through the
 /// real decoder on probability rows made for it.
 @Suite struct LookAlikeTwinsTests {
-    static let keys = ["blank", "ペ", "ジ", "一", "ー", "入", "ロ", "口", "の", "a", " ", "ぺ", "へ", "ヘ", "ル", "行"]
+    static let keys = ["blank", "ペ", "ジ", "一", "ー", "入", "ロ", "口", "の", "a", " ", "ぺ", "へ", "ヘ", "ル", "行",
+                       "(", "（", ")", "）", "目", "的", "2", "?", "？"]
 
     /// One step per (class, probability, runner-up class, its probability); the rest share what is left.
     static func rows(_ steps: [(Int, Float, Int, Float)]) -> [Float] {
@@ -61,5 +62,22 @@ import Testing
     @Test("white space between is skipped: the nearest characters that are not white space are the neighbours")
     func acrossSpace() {
         #expect(read([(5, 0.9, 0, 0.05), (10, 0.9, 0, 0.05), (4, 0.8, 3, 0.15), (5, 0.9, 0, 0.05)]).text == "入 一入")
+    }
+
+    @Test("width twins: brackets around Japanese read full-width, around figures ASCII, with a neighbour of each as read")
+    func widthTwins() {
+        // scaned0's （目的）: ( at 0.64 with （ the runner-up at 0.36, ) at 0.63 with ） at 0.37.
+        let r = read([(16, 0.64, 17, 0.36), (20, 1, 0, 0), (21, 1, 0, 0), (18, 0.63, 19, 0.37)])
+        #expect(r.text == "（目的）")
+        #expect(r.characters[0].confidence == 0.36 && r.characters[3].confidence == 0.37)
+        // （2） the other way: a digit inside, nothing Japanese beside.
+        #expect(read([(17, 0.6, 16, 0.4), (22, 0.9, 0, 0.05), (19, 0.6, 18, 0.4)]).text == "(2)")
+        // Between a digit and a kanji: as read, whichever it is.
+        #expect(read([(22, 0.9, 0, 0.05), (16, 0.6, 17, 0.3), (20, 0.9, 0, 0.05)]).text == "2(目")
+        #expect(read([(22, 0.9, 0, 0.05), (17, 0.6, 16, 0.3), (20, 0.9, 0, 0.05)]).text == "2（目")
+        // The twin not the runner-up: as read.
+        #expect(read([(16, 0.64, 0, 0.3), (20, 1, 0, 0)]).text == "(目")
+        // ? after kana reads ？.
+        #expect(read([(8, 0.9, 0, 0.05), (23, 0.7, 24, 0.2)]).text == "の？")
     }
 }

@@ -19,6 +19,8 @@ struct PPOCRAccuracyTests {
         let cer = characterErrorRate(withoutWhitespace(page.text), reference: withoutWhitespace(truth))
         print("CER scaned0.png: \(String(format: "%.2f", cer * 100))% over \(withoutWhitespace(truth).unicodeScalars.count) characters, \(page.lines.count) lines")
         #expect(cer <= 0.03)
+        // The full-width brackets the page prints (width twins: read ASCII in the detector's box).
+        #expect(page.lines.map(\.text).contains("（目的）"), "\(page.lines.map(\.text))")
         #expect(page.orientation == "horizontal")
         #expect(page.lines.allSatisfy { $0.orientation == "horizontal" })
         // Reading order: horizontal lines top to bottom.
