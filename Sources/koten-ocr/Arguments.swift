@@ -14,6 +14,7 @@ struct Arguments {
     var detectorMaxSide: Int?
     var orientationClassifier = true
     var minLineConfidence: Float = 0.5
+    var secondLook = true
     var readingOrder = OCRConfiguration.ReadingOrderStyle.page
     /// nil: `auto`.
     var pageRotation: PageRotation?
@@ -95,6 +96,7 @@ struct Arguments {
                     guard side <= 4096 else { throw UsageError(description: "--det-max-side must be at most 4096") }
                     a.detectorMaxSide = side
                 case "--no-orientation-classifier": a.orientationClassifier = false
+                case "--no-second-look": a.secondLook = false
                 case "--min-line-confidence":
                     let v = try next()
                     guard let c = Float(v), c >= 0, c <= 1 else {
@@ -204,6 +206,9 @@ struct Arguments {
           --no-orientation-classifier
                                ppocr: skip the 0°/180° line classifier (no votes: pages are then not found
                                upside down)
+          --no-second-look     ppocr: read each line once, in its detector box (by default a line read
+                               with a confidence under 0.95 is cut again with a margin and read again,
+                               the more confident reading kept)
           --min-line-confidence X
                                ppocr: lines read with a confidence under X (0 to 1, default 0.5) are left
                                out of every format but json, where they are flagged "lowConfidence";

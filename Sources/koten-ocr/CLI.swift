@@ -62,6 +62,7 @@ enum CLI {
                                       tuneAllocator: true)  // the process is ours: opt in to the allocator policy
         config.acceptDamagedImages = arguments.acceptDamagedImages
         config.ppocrMinLineConfidence = arguments.minLineConfidence
+        config.ppocrSecondLook = arguments.secondLook
         config.readingOrder = arguments.readingOrder
         config.pageRotation = arguments.pageRotation
         let diagnostics = DiagnosticsCommand.begin(arguments)

@@ -25,6 +25,10 @@ public struct OCRConfiguration: Sendable {
     /// are flagged `lowConfidence`: kept in the JSON, left out of the text outputs (0 keeps every line; default
     /// 0.5, RapidOCR's `text_score`). Lines with no text are dropped whatever this is.
     public var ppocrMinLineConfidence: Float = 0.5
+    /// PP-OCR: lines read with a confidence under 0.95 (and at or above `ppocrMinLineConfidence`) are cut again
+    /// with a margin and read again, the more confident reading kept (`SecondLook`; docs/reference-pipelines.md
+    /// §4, "Step 4, second look"). Off: each line is read once, in its detector box, as PaddleOCR reads it.
+    public var ppocrSecondLook = true
     /// PDF pages are rendered at this resolution.
     public var pdfDPI: Double
     /// The reading order lines are put in, every mode: `page` (default: in the page's own frame, deskewed, lines

@@ -37,7 +37,9 @@ struct DiagnosticsRunTests {
             let stage = try #require(stages[name], "stage \(name) missing: \(payload.stages.map(\.name))")
             #expect(stage.count >= 1 && stage.seconds >= 0 && stage.peakResidentBytes > 0)
         }
-        #expect(stages["decode"]?.count == 2)  // the detector's reduced decode and the full-resolution one for crops
+        // The detector's reduced decode, the full-resolution one for crops, and the second look's (scaned0's
+        // （目的） reads under 0.95 in its box: `SecondLook`).
+        #expect(stages["decode"]?.count == 3)
         #expect((stages["detect"]?.maxGrowthBytes ?? 0) > 10_000_000)  // the detector's activations
 
         #expect(payload.pages.processed == 1 && payload.pages.failed == 1)

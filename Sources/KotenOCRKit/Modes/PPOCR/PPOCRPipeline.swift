@@ -28,8 +28,8 @@ package struct PPOCRPipeline: ModePipeline {
     public let pageRotation: PageRotation?
     /// Lines read with a lower confidence are flagged `lowConfidence` (kept in the JSON, not in the text).
     public let minLineConfidence: Float
-    /// Whether lines read unsure are cut again with a margin and read again (`SecondLook`): with the default
-    /// reader only (a supplied reader is asked once per line).
+    /// Whether lines read unsure are cut again with a margin and read again (`SecondLook`): when asked, and with
+    /// the default reader only (a supplied reader is asked once per line).
     let secondLook: Bool
 
     /// Reads the keys file (unless `stages` supplies the reader). Throws if it cannot be read,
@@ -37,7 +37,7 @@ package struct PPOCRPipeline: ModePipeline {
     /// `detectorMaxSide`: nil fits the detector's scale to each page (`DetectorScale`), a side reads each page
     /// once at that size.
     public init(files: PPOCRModelFiles, detectorMaxSide: Int? = nil, useOrientationClassifier: Bool = true,
-                minLineConfidence: Float = 0.5, readingOrder: OCRConfiguration.ReadingOrderStyle = .page,
+                minLineConfidence: Float = 0.5, secondLook: Bool = true, readingOrder: OCRConfiguration.ReadingOrderStyle = .page,
                 pageRotation: PageRotation? = nil, stages: StageOverrides = StageOverrides()) throws {
         self.files = files
         self.minLineConfidence = minLineConfidence
@@ -45,7 +45,7 @@ package struct PPOCRPipeline: ModePipeline {
         reader = try stages.reader ?? PPOCRLineReader(files: files, useOrientationClassifier: false)
         classifier = stages.reader == nil && useOrientationClassifier ? OrientationClassifier(model: files.classifier) : nil
         orderer = stages.orderer ?? PageFrameOrder(style: readingOrder)
-        secondLook = stages.reader == nil
+        self.secondLook = secondLook && stages.reader == nil
         self.pageRotation = pageRotation
     }
 
@@ -96,7 +96,7 @@ package struct PPOCRPipeline: ModePipeline {
         let detections = detected.detections.map { d in Detection(quad: Self.cornersFromTopLeft(d.quad), score: d.score) }
         // Crops at source resolution; the full page exists only while they are cut, so the decode stage's end
         // returns it to the system before recognition and only the line crops remain.
-        let crops: [RGBImage]
+        var crops: [RGBImage]
         if detections.isEmpty {
             crops = []
             detected.page = nil
@@ -114,6 +114,7 @@ package struct PPOCRPipeline: ModePipeline {
         LineProgress.found(crops.count)
         let turning = PPOCRLineTurning(classifier: classifier, reader: reader, store: store, limit: limit)
         var (orientation, readings) = try await PipelineStage.recognise.measure { try await turning.read(crops, known: known) }
+        crops = []  // read: gone before the second look decodes the page again
         if secondLook { readings = try await lookAgain(readings, detections: detections, page: page, store: store, limit: limit) }
         let minConfidence = minLineConfidence
         let lines = zip(detections, readings).compactMap { d, r -> PPOCRReadLine? in
@@ -126,7 +127,7 @@ package struct PPOCRPipeline: ModePipeline {
     }
 
     /// `readings` with the lines read unsure read again from crops with a margin (`SecondLook`), the more
-    /// confident reading of each kept. The page is decoded again for those crops and released before they are read.
+    /// confident reading of each kept. The page is decoded again for those crops, strip by strip (`SecondLook.crops`).
     private func lookAgain(_ readings: [PPOCRLineTurning.Reading], detections: [Detection], page: ImageSource,
                            store: ModelStore, limit: Int) async throws -> [PPOCRLineTurning.Reading] {
         let again = SecondLook.lines(readings.map(\.text), minConfidence: minLineConfidence)
@@ -135,9 +136,8 @@ package struct PPOCRPipeline: ModePipeline {
         let grown = zip(again, vertical).map { i, v in SecondLook.grown(detections[i].quad, vertical: v) }
         try Task.checkCancellation()
         let crops = try PipelineStage.decode.measure {
-            let image = try page.decode()
-            return zip(again, grown).map { i, g in
-                perspectiveCrop(image, quad: g.quad).turnedCounterClockwise(quarterTurns: readings[i].quarterTurns)
+            try zip(again, SecondLook.crops(of: grown.map(\.quad), from: page)).map { i, crop in
+                crop.turnedCounterClockwise(quarterTurns: readings[i].quarterTurns)
             }
         }
         let reader = self.reader

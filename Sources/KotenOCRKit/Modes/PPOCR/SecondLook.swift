@@ -10,8 +10,8 @@
 /// read at `confident` or above, and lines under the junk threshold (`minLineConfidence`: specks, figure
 /// marks), are not read again, so a clean page costs nothing.
 ///
-/// Memory: the page is decoded again for the crops and released before the second reading, as for the first;
-/// the second look holds its own crops only.
+/// Memory: the page is decoded again, strip by strip (`ImageSource.decodeRegions`), keeping only the rectangles
+/// around the grown boxes: the page never exists whole a second time, and the second look holds its own crops only.
 enum SecondLook {
     /// Lines read with a lower confidence are read again.
     static let confident: Float = 0.95
@@ -45,6 +45,24 @@ enum SecondLook {
         }
         let grown = Quad(moved(p[0], -1, -1), moved(p[1], 1, -1), moved(p[2], 1, 1), moved(p[3], -1, 1))
         return (grown, vertical ? my : mx)
+    }
+
+    /// The crops of `quads` (page pixels, corners clockwise from the top-left) cut from `page` decoded again: each
+    /// from the rectangle around its quad (one pixel more on every side, for bilinear sampling), so it holds the
+    /// pixels `perspectiveCrop(page.decode(), quad:)` would give. Throws `ImageError` naming the file.
+    static func crops(of quads: [Quad], from page: ImageSource) throws -> [RGBImage] {
+        let boxes = quads.map { q -> PixelBox in
+            let b = q.bounds
+            return LineCrop.clamped(PixelBox(x1: b.x0 - 1, y1: b.y0 - 1, x2: b.x1 + 2, y2: b.y1 + 2),
+                                    imageWidth: page.width, imageHeight: page.height)
+        }
+        let regions = try page.decodeRegions(boxes)
+        return zip(quads, zip(boxes, regions)).map { quad, cut in
+            let (box, region) = cut
+            let dx = Double(box.x1), dy = Double(box.y1)
+            let p = quad.points.map { Point(x: $0.x - dx, y: $0.y - dy) }
+            return perspectiveCrop(region, quad: Quad(p[0], p[1], p[2], p[3]))
+        }
     }
 
     /// The reading to keep: `second` (of the grown box, `margin` page pixels longer at each end of a line
