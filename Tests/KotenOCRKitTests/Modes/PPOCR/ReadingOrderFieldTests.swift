@@ -68,7 +68,7 @@ struct ReadingOrderFieldTests {
         #expect(ruby.allSatisfy { r in r.annotates.map { r.readingOrder > $0.line } ?? false })
     }
 
-    @Test("the two-page spread of issue 11: ordered CER against NDL's text ≤ 15 %, the paragraphs in order")
+    @Test("the two-page spread of issue 11: ordered CER against NDL's text ≤ 13 %, the paragraphs in order")
     func twoPageSpread() async throws {
         let page = try await Self.engine().read(TestPaths.image("ndlocr-lite/digidepo_2531162_0024.jpg"))
         let truth = try String(contentsOf: TestPaths.image("ndlocr-lite/digidepo_2531162_0024.ndlocr-lite-output.txt"),
@@ -77,8 +77,9 @@ struct ReadingOrderFieldTests {
         print("CER digidepo_2531162_0024 (ordered, against NDL's text): \(String(format: "%.2f", ordered * 100))%")
         // A bound, not a value: NDL's text is NDL's OCR (its errors, ASCII brackets where the page has full-width
         // ones, no text from the figures, where this engine reads labels and specks). The order's own cost is
-        // the gap to the bag-of-characters error, a few points; before the page order it was 38 %.
-        #expect(ordered <= 0.15)
+        // the gap to the bag-of-characters error, a few points; before the page order it was 38 %, with it 12.5 %,
+        // with the second look and width twins 12.1 % (docs/quality.md, "After issue 11, part 3").
+        #expect(ordered <= 0.13)
         // The left page's paragraph, line by line (it came out L1, L6, L4, L3, L5, L2, L7).
         let starts = ["気送子送付には", "気の圧縮を使用", "る。後", "各層ステーション", "が通じ投入", "当っては気送子", "する必要がある"]
         let positions = starts.map { s in page.lines.firstIndex { $0.text.contains(s) } ?? -1 }
