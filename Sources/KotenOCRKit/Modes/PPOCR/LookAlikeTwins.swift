@@ -1,7 +1,7 @@
 /// Characters that print alike in Japanese text, and the one rule that tells them apart: the characters beside
 /// them (docs/reference-pipelines.md §4, "Step 4, look-alike twins").
 ///
-/// The script pairs: the long-vowel mark ー and the kanji 一; the hiragana へ べ ぺ and the katakana ヘ ベ ペ; the
+/// The script pairs: the long-vowel mark ー and the kanji 一; the hiragana へ べ ぺ り and the katakana ヘ ベ ペ リ; the
 /// katakana ロ タ ニ エ カ ト ハ and the kanji 口 夕 二 工 力 卜 八. Their glyphs are one shape (or differ by a hair), so
 /// the image cannot choose and PP-OCRv5's recogniser takes one or the other with a confidence that says nothing:
 /// ペ一ジ with 一 at 0.97 and ー the runner-up at 0.02 (`make quality`'s `horizontal` page). A reader of Japanese
@@ -18,7 +18,8 @@
 /// - kana and kanji twins (ー 一, ロ 口, ...): a neighbour is of the twin's script and none of the character's own.
 ///   One neighbour is enough because misreadings come together: ぺ一ジ (hiragana ぺ, kanji 一) is ページ.
 /// - hiragana and katakana twins (へ ヘ, ...): every neighbour is of the twin's script. The particle へ after a
-///   katakana word (ホテルへ行く) has a kanji on its other side and stays.
+///   katakana word (ホテルへ行く) has a kanji on its other side and stays. Punctuation beside them is a boundary,
+///   as a line's end is: 出来ておリ、 reads 出来ており、.
 /// - width twins: full-width when a neighbour is kana or kanji and none is an ASCII letter or digit, ASCII in the
 ///   opposite case: (目的) reads （目的）, （2）気送管 reads (2)気送管, a bracket between 2 and 気 stays as read.
 enum LookAlikeTwins {
@@ -30,7 +31,7 @@ enum LookAlikeTwins {
     /// Each character's twin.
     static let twin: [String: String] = {
         var map = [String: String]()
-        for pair in ["ー一", "へヘ", "べベ", "ぺペ", "ロ口", "タ夕", "ニ二", "エ工", "カ力", "ト卜", "ハ八"] + widthPairs {
+        for pair in ["ー一", "へヘ", "べベ", "ぺペ", "りリ", "ロ口", "タ夕", "ニ二", "エ工", "カ力", "ト卜", "ハ八"] + widthPairs {
             let a = String(pair.prefix(1)), b = String(pair.dropFirst())
             map[a] = b
             map[b] = a
@@ -70,25 +71,74 @@ enum LookAlikeTwins {
         var result = characters
         for (i, c) in characters.enumerated() {
             guard let twin = twin[c.text], let runnerUp = runnerUps[i], runnerUp.text == twin else { continue }
-            let before = characters[..<i].last { !$0.text.allSatisfy(\.isWhitespace) }
-            let after = characters[(i + 1)...].first { !$0.text.allSatisfy(\.isWhitespace) }
-            let scripts = [before, after].compactMap { $0 }.map { script($0.text) }
+            let scripts = neighbourScripts(characters, i)
             let agrees: Bool
             if let fullWidth = widthTwins[c.text] {
-                // A width twin: its twin's width when a neighbour is of that width's writing and none of its own.
-                let japanese = scripts.contains { $0 == .hiragana || $0 == .katakana || $0 == .kanji }
-                let ascii = scripts.contains(.ascii)
-                agrees = fullWidth ? ascii && !japanese : japanese && !ascii
+                agrees = widthWanted(characters, i) == !fullWidth
             } else {
                 guard let wanted = script(twin) else { continue }
                 let own = script(c.text)
                 let kana: Set<Script?> = [.hiragana, .katakana]
+                // Punctuation beside a kana pair is a boundary, as a line's end is: the neighbours of some script decide.
+                let known = scripts.compactMap { $0 }
                 agrees = kana.contains(own) && kana.contains(wanted)
-                    ? !scripts.isEmpty && scripts.allSatisfy { $0 == wanted }
+                    ? !known.isEmpty && known.allSatisfy { $0 == wanted }
                     : scripts.contains(wanted) && !scripts.contains(own)
             }
             guard agrees else { continue }
             result[i] = RecognisedText.Character(text: twin, confidence: runnerUp.probability)
+        }
+        return pairedWidths(result, read: characters, runnerUps: runnerUps)
+    }
+
+    /// The scripts of the nearest characters that are not white space on each side of character `i`.
+    static func neighbourScripts(_ characters: [RecognisedText.Character], _ i: Int) -> [Script?] {
+        let before = characters[..<i].last { !$0.text.allSatisfy(\.isWhitespace) }
+        let after = characters[(i + 1)...].first { !$0.text.allSatisfy(\.isWhitespace) }
+        return [before, after].compactMap { $0 }.map { script($0.text) }
+    }
+
+    /// The width the neighbours of character `i` want: full-width (true) when one is kana or kanji and none an ASCII
+    /// letter or digit, ASCII (false) the other way round, nil when they are mixed or say nothing.
+    static func widthWanted(_ characters: [RecognisedText.Character], _ i: Int) -> Bool? {
+        let scripts = neighbourScripts(characters, i)
+        let japanese = scripts.contains { $0 == .hiragana || $0 == .katakana || $0 == .kanji }
+        let ascii = scripts.contains(.ascii)
+        return japanese == ascii ? nil : japanese
+    }
+
+    /// Brackets of a pair are printed in one width. Where an opening bracket and its closing one differ, one of them
+    /// takes its twin, if its twin is its other reading (the character read, if the rule changed it, else the
+    /// model's runner-up): the one whose neighbours want no width when the other's want the width it has
+    /// (（図2) reads （図2）: 図 wants （, 2 and 送 want nothing), else the less sure of the two when neither's
+    /// neighbours want a width; brackets whose neighbours want different widths stay.
+    static func pairedWidths(_ characters: [RecognisedText.Character], read: [RecognisedText.Character],
+                             runnerUps: [(text: String, probability: Float)?]) -> [RecognisedText.Character] {
+        var result = characters
+        func other(_ i: Int) -> RecognisedText.Character? {
+            guard let twin = twin[result[i].text] else { return nil }
+            if read[i].text == twin { return read[i] }
+            if let r = runnerUps[i], r.text == twin { return .init(text: twin, confidence: r.probability) }
+            return nil
+        }
+        let closing: [String: Set<String>] = [")": ["(", "（"], "）": ["(", "（"], "]": ["[", "［"], "］": ["[", "［"]]
+        var open: [Int] = []
+        for j in result.indices {
+            let text = result[j].text
+            if ["(", "（", "[", "［"].contains(text) { open.append(j); continue }
+            guard let opens = closing[text], let k = open.lastIndex(where: { opens.contains(result[$0].text) }) else { continue }
+            let i = open[k]
+            open.removeSubrange(k...)
+            guard widthTwins[result[i].text] != widthTwins[text] else { continue }
+            let wanted = (widthWanted(read, i), widthWanted(read, j))
+            let side: Int?
+            switch wanted {
+            case (nil, nil): side = [i, j].filter { other($0) != nil }.min { result[$0].confidence < result[$1].confidence }
+            case (.some(let w), nil): side = w == widthTwins[result[i].text] ? j : nil
+            case (nil, .some(let w)): side = w == widthTwins[text] ? i : nil
+            default: side = nil
+            }
+            if let side, let flipped = other(side) { result[side] = flipped }
         }
         return result
     }

@@ -66,10 +66,13 @@ enum SecondLook {
     }
 
     /// The reading to keep: `second` (of the grown box, `margin` page pixels longer at each end of a line
-    /// `length` long) when it is more confident than `first`, its character centres taken back to the line's
-    /// own length; else `first`.
+    /// `length` long) when it is more confident than `first` and reads no fewer characters (white space aside),
+    /// its character centres taken back to the line's own length; else `first`. A mean confidence rises when
+    /// an unsure character is dropped (サービス at 0.907, サビス at 0.947): a shorter reading never wins on it.
     static func better(_ first: RecognisedText, _ second: RecognisedText, margin: Double, length: Double) -> RecognisedText {
-        guard let c2 = second.confidence, c2 > (first.confidence ?? -1), length > 0 else { return first }
+        func count(_ r: RecognisedText) -> Int { r.characters.filter { !$0.text.allSatisfy(\.isWhitespace) }.count }
+        guard let c2 = second.confidence, c2 > (first.confidence ?? -1), count(second) >= count(first), length > 0
+        else { return first }
         var kept = second
         kept.characterCentres = second.characterCentres.map { fractions in
             fractions.map { min(1, max(0, ($0 * (length + 2 * margin) - margin) / length)) }

@@ -5,7 +5,7 @@ import Testing
 /// real decoder on probability rows made for it.
 @Suite struct LookAlikeTwinsTests {
     static let keys = ["blank", "ペ", "ジ", "一", "ー", "入", "ロ", "口", "の", "a", " ", "ぺ", "へ", "ヘ", "ル", "行",
-                       "(", "（", ")", "）", "目", "的", "2", "?", "？"]
+                       "(", "（", ")", "）", "目", "的", "2", "?", "？", "お", "リ", "り", "、"]
 
     /// One step per (class, probability, runner-up class, its probability); the rest share what is left.
     static func rows(_ steps: [(Int, Float, Int, Float)]) -> [Float] {
@@ -79,5 +79,27 @@ import Testing
         #expect(read([(16, 0.64, 0, 0.3), (20, 1, 0, 0)]).text == "(目")
         // ? after kana reads ？.
         #expect(read([(8, 0.9, 0, 0.05), (23, 0.7, 24, 0.2)]).text == "の？")
+    }
+
+    @Test("り and リ are twins; punctuation beside a kana pair is a boundary, as a line's end is")
+    func punctuationBoundary() {
+        // The spread's 出来ておリ、頭部: リ between the hiragana お and 、, its runner-up り.
+        #expect(read([(25, 0.96, 0, 0.02), (26, 0.84, 27, 0.16), (28, 0.98, 0, 0.01)]).text == "おり、")
+        // Between katakana and 、 the katakana stays (its twin's script is not beside it).
+        #expect(read([(14, 0.9, 0, 0.05), (26, 0.84, 27, 0.16), (28, 0.98, 0, 0.01)]).text == "ルリ、")
+        // Punctuation on both sides: no neighbour of any script, as read.
+        #expect(read([(28, 0.9, 0, 0.05), (26, 0.84, 27, 0.16), (28, 0.98, 0, 0.01)]).text == "、リ、")
+    }
+
+    @Test("brackets of a pair take one width: the one whose neighbours want none follows the other, else the less sure")
+    func pairedWidths() {
+        // The spread's （図2) 送付管: 目 beside （ wants full-width; 2 and 的 beside ) want nothing; ）its runner-up.
+        #expect(read([(17, 0.9, 0, 0.05), (20, 1, 0, 0), (22, 0.9, 0, 0.05), (18, 0.6, 19, 0.3), (21, 1, 0, 0)]).text == "（目2）的")
+        // Neither's neighbours want a width (目(2 and 2）的): the less sure, ( at 0.5 with （ at 0.4, changes.
+        #expect(read([(20, 1, 0, 0), (16, 0.5, 17, 0.4), (22, 0.9, 0, 0.05), (19, 0.9, 18, 0.05), (21, 1, 0, 0)]).text == "目（2）的")
+        // Its twin is not its other reading: as read.
+        #expect(read([(20, 1, 0, 0), (16, 0.5, 0, 0.4), (22, 0.9, 0, 0.05), (19, 0.9, 0, 0.05), (21, 1, 0, 0)]).text == "目(2）的")
+        // The neighbours want different widths (（目 and 2)a): as read.
+        #expect(read([(17, 0.9, 16, 0.05), (20, 1, 0, 0), (22, 0.9, 0, 0.05), (18, 0.6, 19, 0.3), (9, 1, 0, 0)]).text == "（目2)a")
     }
 }
