@@ -1,6 +1,6 @@
 /// A second look at the lines PP-OCRv5's recogniser read unsure: each is cut again with a margin around its box
-/// and read again, and the more confident of the two readings is kept (docs/reference-pipelines.md §4, "Step 4,
-/// second look").
+/// and read again, and the more confident of the two readings is kept unless it reads fewer characters
+/// (docs/reference-pipelines.md §4, "Step 4, second look").
 ///
 /// Why: the DB box of a line ends at the edge of its ink, so a mark set apart at its end (、 after a handwritten
 /// line) sits at the crop's edge and the model reads it or not by a pixel; a character read between two
