@@ -79,7 +79,9 @@ struct PPOCRLineTurning: Sendable {
     }
 
     /// `PPOCRWritingTest` on up to `testedLines` of the longest main lines: whether the page is written vertically
-    /// (the majority of the lines tested; nil when no line could be tested), and the main lines' readings (kept).
+    /// (the majority of the lines tested; nil when fewer than two lines could be tested: one line of Latin and
+    /// digits reads its cells turned nearly as well, and a one-line image is far more often upright than turned),
+    /// and the main lines' readings (kept).
     private func writingTest(_ crops: [RGBImage], page: PPOCRPageOrientation) async throws
         -> (vertical: Bool?, readings: [Int: RecognisedText]) {
         let main = crops.indices.filter { page.shape(width: crops[$0].width, height: crops[$0].height) == .main }
@@ -98,7 +100,8 @@ struct PPOCRLineTurning: Sendable {
         let votes = results.compactMap(\.1)
         let readings = Dictionary(uniqueKeysWithValues: zip(tested, results.map(\.0)))
         let vertical = votes.filter { $0 }.count
-        guard 2 * vertical != votes.count else { return (nil, readings) }  // none, or a tie: keep the default
+        // One line, none, or a tie: keep the default (the lines' shapes, upright).
+        guard votes.count >= 2, 2 * vertical != votes.count else { return (nil, readings) }
         return (2 * vertical > votes.count, readings)
     }
 

@@ -26,6 +26,17 @@ struct FieldCaseTests {
         #expect(page.textLines.map(\.text) == truth)
     }
 
+    @Test("one line of Latin and digits among kana, 10 px of margin: upright, one line, its middle read (was: turned 270°, the middle lost)")
+    func oneLineImage() async throws {
+        let (page, truth) = try await Self.read("one_line_mixed_scripts")
+        #expect(page.rotation == .upright)
+        #expect(page.textLines.count == 1, "\(page.textLines.map(\.text))")
+        // The model reads this crop's 3 as ３ (the whole page's line reads it right: `mixedScripts`): a bound.
+        let text = page.textLines.map(\.text).joined()
+        #expect(text.contains("15日にPythonで"), "\(text)")
+        #expect(characterErrorRate(text, reference: truth.joined()) <= 0.05)
+    }
+
     @Test("a 2998×100 strip: its one line, exactly, read in a finer pass (was: nothing)")
     func wideStrip() async throws {
         let (page, truth) = try await Self.read("wide_strip_75_chars")
