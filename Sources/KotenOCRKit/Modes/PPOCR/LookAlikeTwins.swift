@@ -74,7 +74,7 @@ enum LookAlikeTwins {
             let scripts = neighbourScripts(characters, i)
             let agrees: Bool
             if let fullWidth = widthTwins[c.text] {
-                agrees = widthWanted(characters, i) == !fullWidth
+                agrees = widthWanted(scripts) == !fullWidth
             } else {
                 guard let wanted = script(twin) else { continue }
                 let own = script(c.text)
@@ -98,14 +98,24 @@ enum LookAlikeTwins {
         return [before, after].compactMap { $0 }.map { script($0.text) }
     }
 
-    /// The width the neighbours of character `i` want: full-width (true) when one is kana or kanji and none an ASCII
+    /// The width neighbours of these `scripts` want: full-width (true) when one is kana or kanji and none an ASCII
     /// letter or digit, ASCII (false) the other way round, nil when they are mixed or say nothing.
-    static func widthWanted(_ characters: [RecognisedText.Character], _ i: Int) -> Bool? {
-        let scripts = neighbourScripts(characters, i)
+    static func widthWanted(_ scripts: [Script?]) -> Bool? {
         let japanese = scripts.contains { $0 == .hiragana || $0 == .katakana || $0 == .kanji }
         let ascii = scripts.contains(.ascii)
         return japanese == ascii ? nil : japanese
     }
+
+    /// Each bracket of the width pairs, either width: whether it opens, and its kind (its ASCII opening form).
+    static let brackets: [String: (opening: Bool, kind: String)] = {
+        var map = [String: (opening: Bool, kind: String)]()
+        for (opening, closing) in [("(", ")"), ("[", "]")] {
+            for text in [opening, closing] {
+                for form in [text, twin[text] ?? text] { map[form] = (text == opening, opening) }
+            }
+        }
+        return map
+    }()
 
     /// Brackets of a pair are printed in one width. Where an opening bracket and its closing one differ, one of them
     /// takes its twin, if its twin is its other reading (the character read, if the rule changed it, else the
@@ -121,16 +131,16 @@ enum LookAlikeTwins {
             if let r = runnerUps[i], r.text == twin { return .init(text: twin, confidence: r.probability) }
             return nil
         }
-        let closing: [String: Set<String>] = [")": ["(", "（"], "）": ["(", "（"], "]": ["[", "［"], "］": ["[", "［"]]
         var open: [Int] = []
         for j in result.indices {
             let text = result[j].text
-            if ["(", "（", "[", "［"].contains(text) { open.append(j); continue }
-            guard let opens = closing[text], let k = open.lastIndex(where: { opens.contains(result[$0].text) }) else { continue }
+            guard let bracket = brackets[text] else { continue }
+            if bracket.opening { open.append(j); continue }
+            guard let k = open.lastIndex(where: { brackets[result[$0].text]?.kind == bracket.kind }) else { continue }
             let i = open[k]
             open.removeSubrange(k...)
             guard widthTwins[result[i].text] != widthTwins[text] else { continue }
-            let wanted = (widthWanted(read, i), widthWanted(read, j))
+            let wanted = (widthWanted(neighbourScripts(read, i)), widthWanted(neighbourScripts(read, j)))
             let side: Int?
             switch wanted {
             case (nil, nil): side = [i, j].filter { other($0) != nil }.min { result[$0].confidence < result[$1].confidence }
