@@ -22,11 +22,23 @@
 ///   as a line's end is: 出来ておリ、 reads 出来ており、.
 /// - width twins: full-width when a neighbour is kana or kanji and none is an ASCII letter or digit, ASCII in the
 ///   opposite case: (目的) reads （目的）, （2）気送管 reads (2)気送管, a bracket between 2 and 気 stays as read.
+/// - numeral twins, katakana ノ and the digit 1 or １ (a typewriter's or a slanted face's 1 is one stroke: the
+///   spread's section number 5,3,1 reads 3，ノの, １ the runner-up at 0.11): ノ becomes the digit when a neighbour
+///   is a digit (ASCII or full-width) and none is katakana, the digit becomes ノ the other way round; a separator
+///   of a number (. , ， ． 、) with a digit beyond it is no boundary: the digit is the neighbour. The digit takes
+///   the width of its neighbour digit (a number is printed in one width): 3，ノの reads 3，1の, ３，ノの ３，１の;
+///   ノート after a number stays.
 enum LookAlikeTwins {
     enum Script { case hiragana, katakana, kanji, ascii }
 
     /// The width pairs, ASCII first.
     static let widthPairs = ["(（", ")）", "[［", "]］", "!！", "?？"]
+
+    /// Numeral twins: ノ and the digits it is misread for, each way.
+    static let numeralTwins: [String: Set<String>] = ["ノ": ["1", "１"], "1": ["ノ"], "１": ["ノ"]]
+
+    /// What separates the parts of a number (5.3.1, 3,1): no boundary between a numeral twin and a digit.
+    static let numberSeparators: Set<String> = [".", ",", "，", "．", "、"]
 
     /// Each character's twin.
     static let twin: [String: String] = {
@@ -70,6 +82,17 @@ enum LookAlikeTwins {
         guard runnerUps.count == characters.count else { return characters }
         var result = characters
         for (i, c) in characters.enumerated() {
+            if let twins = numeralTwins[c.text] {
+                guard let runnerUp = runnerUps[i], twins.contains(runnerUp.text) else { continue }
+                let beside = neighbours(characters, i, throughNumberSeparators: true).map { characters[$0].text }
+                let digits = beside.filter(isDigit), katakana = beside.filter { script($0) == .katakana }.count
+                if isDigit(c.text) ? katakana > 0 && digits.isEmpty : !digits.isEmpty && katakana == 0 {
+                    // A number's digits are printed in one width: 1 takes its neighbour digit's.
+                    let text = digits.first.map { $0.unicodeScalars.first?.isASCII == true ? "1" : "１" } ?? runnerUp.text
+                    result[i] = RecognisedText.Character(text: text, confidence: runnerUp.probability)
+                }
+                continue
+            }
             guard let twin = twin[c.text], let runnerUp = runnerUps[i], runnerUp.text == twin else { continue }
             let scripts = neighbourScripts(characters, i)
             let agrees: Bool
@@ -93,9 +116,35 @@ enum LookAlikeTwins {
 
     /// The scripts of the nearest characters that are not white space on each side of character `i`.
     static func neighbourScripts(_ characters: [RecognisedText.Character], _ i: Int) -> [Script?] {
-        let before = characters[..<i].last { !$0.text.allSatisfy(\.isWhitespace) }
-        let after = characters[(i + 1)...].first { !$0.text.allSatisfy(\.isWhitespace) }
-        return [before, after].compactMap { $0 }.map { script($0.text) }
+        neighbours(characters, i).map { script(characters[$0].text) }
+    }
+
+    /// The indices of the nearest characters that are not white space on each side of character `i`. With
+    /// `throughNumberSeparators`, a number separator with a digit beyond it is passed over (3，ノ: ノ's neighbour
+    /// before it is 3).
+    static func neighbours(_ characters: [RecognisedText.Character], _ i: Int,
+                           throughNumberSeparators: Bool = false) -> [Int] {
+        func nearest(from start: Int, step: Int) -> Int? {
+            var j = start
+            while characters.indices.contains(j) {
+                if !characters[j].text.allSatisfy(\.isWhitespace) { return j }
+                j += step
+            }
+            return nil
+        }
+        func neighbour(step: Int) -> Int? {
+            guard let j = nearest(from: i + step, step: step) else { return nil }
+            guard throughNumberSeparators, numberSeparators.contains(characters[j].text),
+                  let k = nearest(from: j + step, step: step), isDigit(characters[k].text) else { return j }
+            return k
+        }
+        return [neighbour(step: -1), neighbour(step: 1)].compactMap { $0 }
+    }
+
+    /// Whether `text` is one digit, ASCII or full-width.
+    static func isDigit(_ text: String) -> Bool {
+        guard text.unicodeScalars.count == 1, let s = text.unicodeScalars.first?.value else { return false }
+        return (0x30...0x39).contains(s) || (0xFF10...0xFF19).contains(s)
     }
 
     /// The width neighbours of these `scripts` want: full-width (true) when one is kana or kanji and none an ASCII

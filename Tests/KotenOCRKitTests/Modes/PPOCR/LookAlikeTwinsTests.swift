@@ -5,7 +5,8 @@ import Testing
 /// real decoder on probability rows made for it.
 @Suite struct LookAlikeTwinsTests {
     static let keys = ["blank", "ペ", "ジ", "一", "ー", "入", "ロ", "口", "の", "a", " ", "ぺ", "へ", "ヘ", "ル", "行",
-                       "(", "（", ")", "）", "目", "的", "2", "?", "？", "お", "リ", "り", "、"]
+                       "(", "（", ")", "）", "目", "的", "2", "?", "？", "お", "リ", "り", "、",
+                       "ノ", "1", "3", "，", ".", "１", "３"]
 
     /// One step per (class, probability, runner-up class, its probability); the rest share what is left.
     static func rows(_ steps: [(Int, Float, Int, Float)]) -> [Float] {
@@ -101,5 +102,35 @@ import Testing
         #expect(read([(20, 1, 0, 0), (16, 0.5, 0, 0.4), (22, 0.9, 0, 0.05), (19, 0.9, 0, 0.05), (21, 1, 0, 0)]).text == "目(2）的")
         // The neighbours want different widths (（目 and 2)a): as read.
         #expect(read([(17, 0.9, 16, 0.05), (20, 1, 0, 0), (22, 0.9, 0, 0.05), (18, 0.6, 19, 0.3), (9, 1, 0, 0)]).text == "（目2)a")
+    }
+
+    @Test("ノ and 1 or １ are twins; a number's separator with a digit beyond it is no boundary (the spread's 5,3,1)")
+    func numeralTwins() {
+        // The spread's 3，ノの各層: ノ after 3 and ， before の, its runner-up １ at 0.11 (1 at 0.19 in a tighter crop);
+        // the digit takes the width of the 3.
+        let r = read([(31, 0.7, 35, 0.3), (32, 0.49, 28, 0.29), (29, 0.68, 34, 0.11), (8, 1, 0, 0)])
+        #expect(r.text == "3，1の")
+        #expect(r.characters[2].confidence == 0.11)
+        #expect(read([(31, 0.95, 0, 0.01), (32, 0.5, 28, 0.3), (29, 0.52, 30, 0.19), (8, 1, 0, 0)]).text == "3，1の")
+        // A full-width digit before the separator counts as a digit, and gives its width.
+        #expect(read([(35, 0.95, 0, 0.01), (32, 0.5, 0, 0.3), (29, 0.6, 30, 0.3), (8, 1, 0, 0)]).text == "３，１の")
+        // 3.ノ at a line's end, and ノ straight after a digit.
+        #expect(read([(31, 0.95, 0, 0.01), (33, 0.9, 0, 0.05), (29, 0.6, 30, 0.3)]).text == "3.1")
+        #expect(read([(31, 0.95, 0, 0.01), (29, 0.6, 30, 0.3), (8, 1, 0, 0)]).text == "31の")
+        // 1 between katakana, ノ its runner-up, reads ノ (ー1ー: a katakana word).
+        #expect(read([(4, 0.9, 0, 0.05), (30, 0.6, 29, 0.3), (4, 0.9, 0, 0.05)]).text == "ーノー")
+    }
+
+    @Test("ノ stays: in a katakana word after a number, without a digit beyond the separator, or with 1 not the runner-up")
+    func numeralTwinsUnchanged() {
+        // 3，ノー: a neighbour is katakana.
+        #expect(read([(31, 0.95, 0, 0.01), (32, 0.5, 0, 0.3), (29, 0.6, 30, 0.3), (4, 0.9, 0, 0.05)]).text == "3，ノー")
+        // の，ノの: the separator has no digit beyond it, so it is a boundary and の is no digit.
+        #expect(read([(8, 1, 0, 0), (32, 0.5, 0, 0.3), (29, 0.6, 30, 0.3), (8, 1, 0, 0)]).text == "の，ノの")
+        // 3，ノの with the blank the runner-up.
+        #expect(read([(31, 0.95, 0, 0.01), (32, 0.5, 0, 0.3), (29, 0.6, 0, 0.3), (8, 1, 0, 0)]).text == "3，ノの")
+        // Width twins do not look through separators: in 2，(の the neighbours of ( are ， and の, so it reads （ (through
+        // the separator 2 and の would be mixed, and it would stay as read).
+        #expect(read([(22, 0.9, 0, 0.05), (32, 0.5, 0, 0.3), (16, 0.6, 17, 0.3), (8, 1, 0, 0)]).text == "2，（の")
     }
 }
