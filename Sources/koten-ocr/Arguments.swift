@@ -15,6 +15,7 @@ struct Arguments {
     var orientationClassifier = true
     var minLineConfidence: Float = 0.5
     var secondLook = true
+    var verticalPunctuation = true
     var readingOrder = OCRConfiguration.ReadingOrderStyle.page
     /// nil: `auto`.
     var pageRotation: PageRotation?
@@ -97,6 +98,7 @@ struct Arguments {
                     a.detectorMaxSide = side
                 case "--no-orientation-classifier": a.orientationClassifier = false
                 case "--no-second-look": a.secondLook = false
+                case "--no-vertical-punctuation": a.verticalPunctuation = false
                 case "--min-line-confidence":
                     let v = try next()
                     guard let c = Float(v), c >= 0, c <= 1 else {
@@ -209,6 +211,9 @@ struct Arguments {
           --no-second-look     ppocr: read each line once, in its detector box (by default a line read
                                with a confidence under 0.95 is cut again with a margin and read again,
                                the more confident reading kept)
+          --no-vertical-punctuation
+                               ppocr: take vertical lines as the recogniser reads them (by default their
+                               、 and 。, which it passes over, are found in the lines' pixels)
           --min-line-confidence X
                                ppocr: lines read with a confidence under X (0 to 1, default 0.5) are left
                                out of every format but json, where they are flagged "lowConfidence";

@@ -63,6 +63,7 @@ enum CLI {
         config.acceptDamagedImages = arguments.acceptDamagedImages
         config.ppocrMinLineConfidence = arguments.minLineConfidence
         config.ppocrSecondLook = arguments.secondLook
+        config.ppocrVerticalPunctuation = arguments.verticalPunctuation
         config.readingOrder = arguments.readingOrder
         config.pageRotation = arguments.pageRotation
         let diagnostics = DiagnosticsCommand.begin(arguments)

@@ -29,6 +29,10 @@ public struct OCRConfiguration: Sendable {
     /// with a margin and read again, the more confident reading kept (`SecondLook`; docs/reference-pipelines.md
     /// §4, "Step 4, second look"). Off: each line is read once, in its detector box, as PaddleOCR reads it.
     public var ppocrSecondLook = true
+    /// PP-OCR: the 、 and 。 of vertical lines, which the recogniser passes over, are looked for in the lines' pixels
+    /// and inserted where they stand (`VerticalPunctuation`; docs/reference-pipelines.md §4, "Step 4, vertical
+    /// punctuation"). Off: vertical lines read as PaddleOCR reads them.
+    public var ppocrVerticalPunctuation = true
     /// PDF pages are rendered at this resolution.
     public var pdfDPI: Double
     /// The reading order lines are put in, every mode: `page` (default: in the page's own frame, deskewed, lines

@@ -10,12 +10,13 @@ package struct PPOCRDescriptor: ModeDescriptor {
     public var referenceJSON: ReferenceJSONStyle? { nil }
 
     /// `PPOCRPipeline` with the configuration's detector input side, orientation classifier choice, minimum line
-    /// confidence, second look, reading order, page rotation and stages.
+    /// confidence, second look, vertical punctuation, reading order, page rotation and stages.
     /// Throws if the keys file cannot be read, `StageError.mismatch`.
     public func pipeline(files: ModeFiles, configuration: OCRConfiguration) throws -> any ModePipeline {
         try PPOCRPipeline(files: PPOCRModelFiles(files: files), detectorMaxSide: configuration.ppocrDetectorMaxSide,
                           useOrientationClassifier: configuration.ppocrOrientationClassifier,
                           minLineConfidence: configuration.ppocrMinLineConfidence, secondLook: configuration.ppocrSecondLook,
+                          verticalPunctuation: configuration.ppocrVerticalPunctuation,
                           readingOrder: configuration.readingOrder, pageRotation: configuration.pageRotation,
                           stages: configuration.stages[.ppocr] ?? StageOverrides())
     }

@@ -5,7 +5,7 @@ import Foundation
 /// decode (reduced, for the detector) → detect (DB) → crop (perspective, at source resolution) → page orientation
 /// (`PPOCRPageOrientation`: the lines' shapes and the orientation classifier's votes) → each line turned upright
 /// and recognised (CTC) → line filter (a box read as empty is no line; one under `minLineConfidence` is flagged
-/// `lowConfidence`) → reading order (`PageOrderer`, by default `PageFrameOrder`: deskewed XY-cut, ruby; the flagged
+/// `lowConfidence`; vertical lines' 、 and 。 found in their pixels, `VerticalPunctuation`) → reading order (`PageOrderer`, by default `PageFrameOrder`: deskewed XY-cut, ruby; the flagged
 /// lines ordered apart, after the others). A page found turned is read
 /// a second time turned upright (decoded, turned in memory, detected again); a page given turned
 /// (`OCRConfiguration.pageRotation`) is turned before the first. The detector's input and activations are gone
@@ -31,13 +31,16 @@ package struct PPOCRPipeline: ModePipeline {
     /// Whether lines read unsure are cut again with a margin and read again (`SecondLook`): when asked, and with
     /// the default reader only (a supplied reader is asked once per line).
     let secondLook: Bool
+    /// Whether the 、 and 。 of vertical lines, which the recogniser passes over, are looked for in the lines' pixels
+    /// (`VerticalPunctuation`).
+    let verticalPunctuation: Bool
 
     /// Reads the keys file (unless `stages` supplies the reader). Throws if it cannot be read,
     /// `StageError.mismatch` for a supplied detector that does not find `Detection`s.
     /// `detectorMaxSide`: nil fits the detector's scale to each page (`DetectorScale`), a side reads each page
     /// once at that size.
     public init(files: PPOCRModelFiles, detectorMaxSide: Int? = nil, useOrientationClassifier: Bool = true,
-                minLineConfidence: Float = 0.5, secondLook: Bool = true, readingOrder: OCRConfiguration.ReadingOrderStyle = .page,
+                minLineConfidence: Float = 0.5, secondLook: Bool = true, verticalPunctuation: Bool = true, readingOrder: OCRConfiguration.ReadingOrderStyle = .page,
                 pageRotation: PageRotation? = nil, stages: StageOverrides = StageOverrides()) throws {
         self.files = files
         self.minLineConfidence = minLineConfidence
@@ -46,6 +49,7 @@ package struct PPOCRPipeline: ModePipeline {
         classifier = stages.reader == nil && useOrientationClassifier ? OrientationClassifier(model: files.classifier) : nil
         orderer = stages.orderer ?? PageFrameOrder(style: readingOrder)
         self.secondLook = secondLook && stages.reader == nil
+        self.verticalPunctuation = verticalPunctuation
         self.pageRotation = pageRotation
     }
 
@@ -114,6 +118,13 @@ package struct PPOCRPipeline: ModePipeline {
         LineProgress.found(crops.count)
         let turning = PPOCRLineTurning(classifier: classifier, reader: reader, store: store, limit: limit)
         var (orientation, readings) = try await PipelineStage.recognise.measure { try await turning.read(crops, known: known) }
+        if verticalPunctuation {
+            PipelineStage.recognise.measure {
+                for i in readings.indices where i < crops.count && Self.readsVertically(readings[i]) {
+                    readings[i].text = VerticalPunctuation.restore(readings[i].text, line: crops[i].turnedCounterClockwise(quarterTurns: 1))
+                }
+            }
+        }
         crops = []  // read: gone before the second look decodes the page again
         if secondLook { readings = try await lookAgain(readings, detections: detections, page: page, store: store, limit: limit) }
         let minConfidence = minLineConfidence
@@ -147,11 +158,17 @@ package struct PPOCRPipeline: ModePipeline {
         var result = readings
         for (k, i) in again.enumerated() where k < texts.count {
             let quad = detections[i].quad
-            result[i].text = SecondLook.better(readings[i].text, texts[k], margin: grown[k].along,
+            let text = verticalPunctuation && Self.readsVertically(readings[i])
+                ? VerticalPunctuation.restore(texts[k], line: crops[k]) : texts[k]
+            result[i].text = SecondLook.better(readings[i].text, text, margin: grown[k].along,
                                                length: vertical[k] ? quad.edgeHeight : quad.edgeWidth)
         }
         return result
     }
+
+    /// Whether `reading` is of vertical writing read as PP-OCR reads it: its crop turned a quarter counter-clockwise
+    /// (text running down the page; `VerticalPunctuation` looks for its marks).
+    static func readsVertically(_ reading: PPOCRLineTurning.Reading) -> Bool { (reading.quarterTurns % 4 + 4) % 4 == 1 }
 
     /// `quad`'s corners clockwise on screen, starting at the corner whose edge to the next one points most nearly
     /// to the right (within 45°): for a skewed line, its top-left whatever the skew, so its crop is cut with the

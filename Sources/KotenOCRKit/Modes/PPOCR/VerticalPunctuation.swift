@@ -1,0 +1,153 @@
+/// The 、 and 。 of vertical writing, which PP-OCRv5's recogniser passes over, found again in the line's own pixels
+/// (docs/reference-pipelines.md §4, "Step 4, vertical punctuation").
+///
+/// Why: a vertical line is read turned a quarter counter-clockwise, its glyphs lying on their side, and in vertical
+/// writing 、 and 。 sit in the top-right corner of their own cell, where the model, trained on such lines, never
+/// emits them: `make quality`'s vertical page (Noto Serif CJK, every mark clear) reads every character and not one
+/// of its 21 marks, and a 1950s NDL print loses 39 of them. Tesseract's `jpn_vert` reads them; RapidOCR, on the
+/// same weights, drops them as PP-OCR does.
+///
+/// The rule, on the line as the recogniser saw it (turned, scaled to height H = 48): the characters' CTC centres
+/// give the line's pitch (their median spacing, within 0.4–1.5 H). Where the centres leave a cell out (the next
+/// centre ≥ 1.5 pitches on; after the last one, ≥ 0.75 pitch before the line's end), the ink there (Otsu's threshold
+/// on the grey line) is a mark when it is one connected region (of ≥ 3 pixels) whose centre is in that cell, no
+/// more than 0.3 H and no less than 0.1 H across, within the cell (0.1 pitch to spare), filling ≥ 30 % of its box,
+/// its centre in the turned line's top half (the cell's right side in the page). A region with a hole (background
+/// the box's border does not reach) is 。, one without is 、. A character the model dropped is larger, or in
+/// pieces, and is left alone, as is a gap with no ink (spaced-out ruby, the end of a column).
+enum VerticalPunctuation {
+    /// The height the line is measured at: the recogniser's input height.
+    static let height = PPOCRRecogniser.height
+
+    /// `text` with the marks found in `line` inserted where they stand. `line` is the crop the text was read from,
+    /// turned as it was for reading (a quarter counter-clockwise: text running left to right, the page's right
+    /// side up); `text.characterCentres` must place its characters on it (nil: `text` is returned as it is). An
+    /// inserted mark takes the line's confidence (so the line's is unchanged) and its cell's centre.
+    static func restore(_ text: RecognisedText, line: RGBImage) -> RecognisedText {
+        guard let fractions = text.characterCentres, !text.characters.isEmpty, let confidence = text.confidence,
+              line.width > 0, line.height > 0 else { return text }
+        let strip = bilinearResize(line, width: PPOCRRecogniser.inputWidth(line), height: height)
+        let marks = find(in: strip, centres: fractions.map { $0 * Double(strip.width) })
+        guard !marks.isEmpty else { return text }
+        var characters: [RecognisedText.Character] = [], centres: [Double] = []
+        for i in text.characters.indices {
+            characters.append(text.characters[i])
+            centres.append(fractions[i])
+            for mark in marks[i] ?? [] {
+                characters.append(.init(text: mark.text, confidence: confidence))
+                centres.append(min(1, mark.centre / Double(strip.width)))
+            }
+        }
+        return RecognisedText(characters: characters, characterCentres: centres)
+    }
+
+    /// The marks in `strip` (height `height`), keyed by the index of the character they follow, in order along
+    /// the strip; `centres` in pixels along the strip, in reading order.
+    static func find(in strip: RGBImage, centres: [Double]) -> [Int: [(text: String, centre: Double)]] {
+        let h = Double(strip.height), width = strip.width
+        guard !centres.isEmpty, width > 0, strip.height > 0 else { return [:] }
+        let gaps = zip(centres, centres.dropFirst()).map { $1 - $0 }.sorted()
+        let pitch = min(1.5 * h, max(0.4 * h, centres.count >= 3 ? gaps[gaps.count / 2] : h))
+        let ink = inkMask(strip)
+        let regions = connectedRegions(mask: ink, width: width, height: strip.height)
+            .filter { $0.pixelCount >= 3 }.map(Box.init)
+        var marks: [Int: [(text: String, centre: Double)]] = [:]
+        for i in centres.indices {
+            // Cells left out between two characters; after the last, the line's end (the detector's box ends at
+            // the ink, so a final 。 ends it).
+            let last = i + 1 == centres.count
+            let a = centres[i] + 0.45 * pitch, b = last ? Double(width) + 0.05 * pitch : centres[i + 1] - 0.45 * pitch
+            guard b - a >= (last ? 0.3 : 0.6) * pitch else { continue }
+            for r in regions where a <= r.centreX && r.centreX <= b {
+                let side = Double(max(r.width, r.height)), fill = Double(r.pixels) / Double(r.width * r.height)
+                guard side <= 0.3 * h, side >= 0.1 * h, r.centreY < 0.5 * h, fill >= 0.3,
+                      Double(r.x0) >= a - 0.1 * pitch, Double(r.x1 + 1) <= b + 0.1 * pitch else { continue }
+                // Alone: other ink of the gap beside it is a character the model dropped, or part of one.
+                let beside = (Double(r.x0) - 0.2 * pitch)...(Double(r.x1 + 1) + 0.2 * pitch)
+                guard !regions.contains(where: { o in
+                    (o.x0 != r.x0 || o.y0 != r.y0) && a <= o.centreX && o.centreX <= b
+                        && beside.overlaps(Double(o.x0)...Double(o.x1 + 1))
+                }) else { continue }
+                // A ring's hole closes at this scale in a coarse scan: a dot that fills its box is 。 too.
+                let mark = fill >= 0.7 || hasHole(ink, width: width, box: r) ? "。" : "、"
+                marks[i, default: []].append((mark, r.centreX))
+            }
+        }
+        return marks
+    }
+
+    /// A region's bounding box (inclusive) and pixel count.
+    struct Box {
+        let x0, y0, x1, y1, pixels: Int
+        init(_ region: ConnectedRegion) {
+            x0 = region.rows.map(\.minX).min() ?? 0
+            x1 = region.rows.map(\.maxX).max() ?? 0
+            y0 = region.rows.first?.y ?? 0
+            y1 = region.rows.last?.y ?? 0
+            pixels = region.pixelCount
+        }
+        var width: Int { x1 - x0 + 1 }
+        var height: Int { y1 - y0 + 1 }
+        var centreX: Double { Double(x0) + Double(width) / 2 }
+        var centreY: Double { Double(y0) + Double(height) / 2 }
+    }
+
+    /// Ink: the dark class of Otsu's split of the grey image (ITU-R 601 luma, OpenCV's weights): at or below its threshold.
+    static func inkMask(_ image: RGBImage) -> [Bool] {
+        var grey = [UInt8](repeating: 0, count: image.width * image.height)
+        var histogram = [Int](repeating: 0, count: 256)
+        image.pixels.withUnsafeBufferPointer { p in
+            for i in grey.indices {
+                let y = (299 * Int(p[3 * i]) + 587 * Int(p[3 * i + 1]) + 114 * Int(p[3 * i + 2]) + 500) / 1000
+                grey[i] = UInt8(min(255, y))
+                histogram[Int(grey[i])] += 1
+            }
+        }
+        let threshold = otsuThreshold(histogram)
+        return grey.map { Int($0) <= threshold }
+    }
+
+    /// The grey level that best splits `histogram` in two (Otsu: the largest between-class variance); the dark
+    /// class is the levels at or below it.
+    static func otsuThreshold(_ histogram: [Int]) -> Int {
+        let total = histogram.reduce(0, +)
+        guard total > 0 else { return 0 }
+        let sum = histogram.enumerated().reduce(0.0) { $0 + Double($1.offset * $1.element) }
+        var best = 0, bestVariance = -1.0, dark = 0, darkSum = 0.0
+        for level in 0..<255 {
+            dark += histogram[level]
+            darkSum += Double(level * histogram[level])
+            let light = total - dark
+            guard dark > 0, light > 0 else { continue }
+            let meanDark = darkSum / Double(dark), meanLight = (sum - darkSum) / Double(light)
+            let variance = Double(dark) * Double(light) * (meanDark - meanLight) * (meanDark - meanLight)
+            if variance > bestVariance { (best, bestVariance) = (level, variance) }
+        }
+        return best
+    }
+
+    /// Whether the ink in `box` encloses background: background pixels of the box that a 4-connected fill from the
+    /// box's border does not reach (at least 2, as a ring's hole at this scale is).
+    static func hasHole(_ ink: [Bool], width: Int, box: Box) -> Bool {
+        let w = box.width, h = box.height
+        var reached = [Bool](repeating: false, count: w * h)
+        var stack: [Int] = []
+        func background(_ x: Int, _ y: Int) -> Bool { !ink[(box.y0 + y) * width + box.x0 + x] }
+        for y in 0..<h { for x in 0..<w where (x == 0 || y == 0 || x == w - 1 || y == h - 1) && background(x, y) {
+            reached[y * w + x] = true
+            stack.append(y * w + x)
+        } }
+        while let k = stack.popLast() {
+            let x = k % w, y = k / w
+            for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)] where nx >= 0 && ny >= 0 && nx < w && ny < h {
+                let j = ny * w + nx
+                if !reached[j] && background(nx, ny) {
+                    reached[j] = true
+                    stack.append(j)
+                }
+            }
+        }
+        let enclosed = (0..<(w * h)).filter { !reached[$0] && background($0 % w, $0 / w) }.count
+        return enclosed >= 2
+    }
+}
