@@ -2,19 +2,20 @@
 /// (docs/reference-pipelines.md §4, "Step 4, vertical punctuation").
 ///
 /// Why: a vertical line is read turned a quarter counter-clockwise, its glyphs lying on their side, and in vertical
-/// writing 、 and 。 sit in the top-right corner of their own cell, where the model, trained on such lines, never
-/// emits them: `make quality`'s vertical page (Noto Serif CJK, every mark clear) reads every character and not one
-/// of its 21 marks, and a 1950s NDL print loses 39 of them. Tesseract's `jpn_vert` reads them; RapidOCR, on the
+/// writing 、 and 。 sit in the top-right corner of their own cell, where the model, trained on such lines, does not
+/// emit them: `make quality`'s vertical page (Noto Serif CJK, every mark clear) read every character and not one
+/// of its 21 marks, and NDL's `geppo1803_00021` page lost 39. Tesseract's `jpn_vert` reads them; RapidOCR, on the
 /// same weights, drops them as PP-OCR does.
 ///
 /// The rule, on the line as the recogniser saw it (turned, scaled to height H = 48): the characters' CTC centres
 /// give the line's pitch (their median spacing, within 0.4–1.5 H). Where the centres leave a cell out (the next
-/// centre ≥ 1.5 pitches on; after the last one, ≥ 0.75 pitch before the line's end), the ink there (Otsu's threshold
-/// on the grey line) is a mark when it is one connected region (of ≥ 3 pixels) whose centre is in that cell, no
-/// more than 0.3 H and no less than 0.1 H across, within the cell (0.1 pitch to spare), filling ≥ 30 % of its box,
-/// its centre in the turned line's top half (the cell's right side in the page). A region with a hole (background
-/// the box's border does not reach) is 。, one without is 、. A character the model dropped is larger, or in
-/// pieces, and is left alone, as is a gap with no ink (spaced-out ruby, the end of a column).
+/// centre ≥ 1.5 pitches on; after the last one, ≥ 0.75 pitch before the line's end), a connected region of ink
+/// (Otsu's split of the grey line) whose centre is there is a mark when it is 0.1–0.3 H across, fills ≥ 30 % of
+/// its box, has its centre in the turned line's top half (the cell's right side on the page), lies within the gap
+/// (0.1 pitch to spare) and no other ink of the gap lies within 0.2 pitch of it. A region that encloses background
+/// (a ring), or fills ≥ 70 % of its box (a ring whose hole closed in a coarse scan), is 。; any other, 、. A
+/// character the model dropped is larger, or in pieces, and is left alone, as is a gap with no ink (spaced-out
+/// ruby, the end of a column).
 enum VerticalPunctuation {
     /// The height the line is measured at: the recogniser's input height.
     static let height = PPOCRRecogniser.height
