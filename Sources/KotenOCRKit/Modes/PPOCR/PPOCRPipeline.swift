@@ -117,13 +117,13 @@ package struct PPOCRPipeline: ModePipeline {
         }
         LineProgress.found(crops.count)
         let turning = PPOCRLineTurning(classifier: classifier, reader: reader, store: store, limit: limit)
-        var (orientation, readings) = try await PipelineStage.recognise.measure { try await turning.read(crops, known: known) }
-        if verticalPunctuation {
-            PipelineStage.recognise.measure {
-                for i in readings.indices where i < crops.count && Self.readsVertically(readings[i]) {
-                    readings[i].text = VerticalPunctuation.restore(readings[i].text, line: crops[i].turnedCounterClockwise(quarterTurns: 1))
-                }
+        let punctuation = verticalPunctuation
+        var (orientation, readings) = try await PipelineStage.recognise.measure {
+            var (orientation, readings) = try await turning.read(crops, known: known)
+            for i in readings.indices where punctuation && i < crops.count && Self.readsVertically(readings[i]) {
+                readings[i].text = VerticalPunctuation.restore(readings[i].text, line: crops[i].turnedCounterClockwise(quarterTurns: 1))
             }
+            return (orientation, readings)
         }
         crops = []  // read: gone before the second look decodes the page again
         if secondLook { readings = try await lookAgain(readings, detections: detections, page: page, store: store, limit: limit) }

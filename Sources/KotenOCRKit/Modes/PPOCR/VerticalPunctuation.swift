@@ -13,7 +13,8 @@
 /// (Otsu's split of the grey line) whose centre is there is a mark when it is 0.1–0.3 H across, fills ≥ 30 % of
 /// its box, has its centre in the turned line's top half (the cell's right side on the page), lies within the gap
 /// (0.1 pitch to spare) and no other ink of the gap lies within 0.2 pitch of it. A region that encloses background
-/// (a ring), or fills ≥ 70 % of its box (a ring whose hole closed in a coarse scan), is 。; any other, 、. A
+/// (a ring), or lies evenly about both diagonals of its box (a ring whose hole closed in a coarse scan), is 。; one
+/// along a diagonal, 、. A
 /// character the model dropped is larger, or in pieces, and is left alone, as is a gap with no ink (spaced-out
 /// ruby, the end of a column).
 enum VerticalPunctuation {
@@ -69,8 +70,9 @@ enum VerticalPunctuation {
                     (o.x0 != r.x0 || o.y0 != r.y0) && a <= o.centreX && o.centreX <= b
                         && beside.overlaps(Double(o.x0)...Double(o.x1 + 1))
                 }) else { continue }
-                // A ring's hole closes at this scale in a coarse scan: a dot that fills its box is 。 too.
-                let mark = fill >= 0.7 || hasHole(ink, width: width, box: r) ? "。" : "、"
+                // A ring's hole closes at this scale in a coarse scan: a round dot is 。 too; 、 is a stroke along
+                // one diagonal of its box.
+                let mark = hasHole(ink, width: width, box: r) || diagonalBalance(ink, width: width, box: r) < 1.5 ? "。" : "、"
                 marks[i, default: []].append((mark, r.centreX))
             }
         }
@@ -125,6 +127,19 @@ enum VerticalPunctuation {
             if variance > bestVariance { (best, bestVariance) = (level, variance) }
         }
         return best
+    }
+
+    /// How much more of the ink in `box` lies along one of its diagonals than along the other (the ink within
+    /// 0.3 of each diagonal, the box scaled to a unit square): about 1 for a ring or a dot, 2 and more for 、.
+    static func diagonalBalance(_ ink: [Bool], width: Int, box: Box) -> Double {
+        let w = Double(max(1, box.width - 1)), h = Double(max(1, box.height - 1))
+        var along = 0.0, across = 0.0
+        for y in 0..<box.height { for x in 0..<box.width where ink[(box.y0 + y) * width + box.x0 + x] {
+            let u = Double(x) / w, v = Double(y) / h
+            if abs(u - v) < 0.3 { along += 1 }
+            if abs(u + v - 1) < 0.3 { across += 1 }
+        } }
+        return max(along, across) / max(1, min(along, across))
     }
 
     /// Whether the ink in `box` encloses background: background pixels of the box that a 4-connected fill from the
