@@ -21,7 +21,7 @@ let package = Package(
         // libvips through pkg-config; CVipsShim wraps its variadic calls (Swift cannot call C variadics).
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
-        // glibc allocator policy (fixed mmap threshold, trimming) and in-use byte counts.
+        // glibc allocator policy (fixed mmap threshold, trimming), in-use byte counts, clean library pages unmapped.
         .target(name: "CAllocator"),
         // Run marker and fatal-signal crash record: async-signal-safe C (docs/diagnostics.md).
         .target(name: "CCrashRecord"),

@@ -12,4 +12,10 @@ int koten_allocator_tune(size_t mmap_threshold, size_t trim_threshold, int max_a
 int koten_allocator_trim(void);
 /// Bytes currently allocated by malloc (in-use heap chunks plus mmapped blocks); -1 where unavailable.
 long long koten_allocator_in_use(void);
+/// Unmaps (madvise MADV_DONTNEED) the resident pages of the loaded objects' read-only segments (code and read-only
+/// data of the program and its shared libraries): clean copies of their files, which come back on first touch.
+/// Walks the dynamic loader's list (dl_iterate_phdr) with its lock held, so no object is unmapped meanwhile, and
+/// takes only segments the loader never writes (not writable; objects with text relocations left out). Returns the
+/// bytes of the ranges unmapped (resident or not); 0 where unavailable (non-glibc platforms).
+long long koten_release_library_pages(void);
 #endif
