@@ -1,21 +1,23 @@
-/// The 、 and 。 of vertical writing, which PP-OCRv5's recogniser passes over, found again in the line's own pixels
-/// (docs/reference-pipelines.md §4, "Step 4, vertical punctuation").
+/// The 、 and 。 of vertical writing, and its long-vowel mark ー, which PP-OCRv5's recogniser passes over, found
+/// again in the line's own pixels (docs/reference-pipelines.md §4, "Step 4, vertical punctuation").
 ///
 /// Why: a vertical line is read turned a quarter counter-clockwise, its glyphs lying on their side, and in vertical
 /// writing 、 and 。 sit in the top-right corner of their own cell, where the model, trained on such lines, does not
 /// emit them: `make quality`'s vertical page (Noto Serif CJK, every mark clear) read every character and not one
-/// of its 21 marks, and NDL's `geppo1803_00021` page lost 39. Tesseract's `jpn_vert` reads them; RapidOCR, on the
-/// same weights, drops them as PP-OCR does.
+/// of its 21 marks, and NDL's `geppo1803_00021` page lost 39. It drops ー in vertical katakana words too
+/// (インタネト for インターネット). Tesseract's `jpn_vert` reads them; RapidOCR, on the same weights, drops them.
 ///
 /// The rule, on the line as the recogniser saw it (turned, scaled to height H = 48): the characters' CTC centres
 /// give the line's pitch (their median spacing, within 0.4–1.5 H). Where the centres leave a cell out (the next
 /// centre ≥ 1.5 pitches on; after the last one, ≥ 0.75 pitch before the line's end), a connected region of ink
-/// (Otsu's split of the grey line) whose centre is there is a mark when it is 0.1–0.3 H across, fills ≥ 30 % of
-/// its box, has its centre in the turned line's top half (the cell's right side on the page), lies within the gap
-/// (0.1 pitch to spare) and no other ink of the gap lies within 0.2 pitch of it. A region that encloses background
-/// (a ring), or lies evenly about both diagonals of its box (a ring whose hole closed in a coarse scan), is 。; one
-/// along a diagonal, 、. A
-/// character the model dropped is larger, or in pieces, and is left alone, as is a gap with no ink (spaced-out
+/// (Otsu's split of the grey line) whose centre is there, that lies within the gap (0.1 pitch to spare) and has no
+/// other ink of the gap within 0.2 pitch of it, is
+/// - a mark when it is 0.1–0.3 H across, fills ≥ 30 % of its box and has its centre in the turned line's top half
+///   (the cell's right side on the page): 。 when it encloses background (a ring) or lies evenly about both
+///   diagonals of its box (a ring whose hole closed in a coarse scan), 、 when it lies along one diagonal;
+/// - ー when it follows a kana and is a bar down the middle of its cell on the page: 0.45–1.1 pitch along the
+///   turned line, at most 0.2 H thick, its centre within 0.2 H of the line's middle.
+/// A character the model dropped is larger, or in pieces, and is left alone, as is a gap with no ink (spaced-out
 /// ruby, the end of a column).
 enum VerticalPunctuation {
     /// The height the line is measured at: the recogniser's input height.
@@ -29,7 +31,7 @@ enum VerticalPunctuation {
         guard let fractions = text.characterCentres, !text.characters.isEmpty, let confidence = text.confidence,
               line.width > 0, line.height > 0 else { return text }
         let strip = bilinearResize(line, width: PPOCRRecogniser.inputWidth(line), height: height)
-        let marks = find(in: strip, centres: fractions.map { $0 * Double(strip.width) })
+        let marks = find(in: strip, centres: fractions.map { $0 * Double(strip.width) }, read: text.characters.map(\.text))
         guard !marks.isEmpty else { return text }
         var characters: [RecognisedText.Character] = [], centres: [Double] = []
         for i in text.characters.indices {
@@ -44,8 +46,8 @@ enum VerticalPunctuation {
     }
 
     /// The marks in `strip` (height `height`), keyed by the index of the character they follow, in order along
-    /// the strip; `centres` in pixels along the strip, in reading order.
-    static func find(in strip: RGBImage, centres: [Double]) -> [Int: [(text: String, centre: Double)]] {
+    /// the strip; `centres` in pixels along the strip, in reading order, of the characters `read` (the same count).
+    static func find(in strip: RGBImage, centres: [Double], read: [String]) -> [Int: [(text: String, centre: Double)]] {
         let h = Double(strip.height), width = strip.width
         guard !centres.isEmpty, width > 0, strip.height > 0 else { return [:] }
         let gaps = zip(centres, centres.dropFirst()).map { $1 - $0 }.sorted()
@@ -60,10 +62,16 @@ enum VerticalPunctuation {
             let last = i + 1 == centres.count
             let a = centres[i] + 0.45 * pitch, b = last ? Double(width) + 0.05 * pitch : centres[i + 1] - 0.45 * pitch
             guard b - a >= (last ? 0.3 : 0.6) * pitch else { continue }
+            let afterKana = i < read.count && [.hiragana, .katakana].contains(LookAlikeTwins.script(read[i]))
             for r in regions where a <= r.centreX && r.centreX <= b {
+                guard Double(r.x0) >= a - 0.1 * pitch, Double(r.x1 + 1) <= b + 0.1 * pitch else { continue }
                 let side = Double(max(r.width, r.height)), fill = Double(r.pixels) / Double(r.width * r.height)
-                guard side <= 0.3 * h, side >= 0.1 * h, r.centreY < 0.5 * h, fill >= 0.3,
-                      Double(r.x0) >= a - 0.1 * pitch, Double(r.x1 + 1) <= b + 0.1 * pitch else { continue }
+                // The long-vowel mark, a bar down the middle of its cell on the page: along the turned line, thin,
+                // across its middle, after a kana.
+                let bar = afterKana && Double(r.width) >= 0.45 * pitch && Double(r.width) <= 1.1 * pitch
+                    && Double(r.height) <= 0.2 * h && abs(r.centreY - h / 2) <= 0.2 * h
+                let mark = side <= 0.3 * h && side >= 0.1 * h && r.centreY < 0.5 * h && fill >= 0.3
+                guard bar || mark else { continue }
                 // Alone: other ink of the gap beside it is a character the model dropped, or part of one.
                 let beside = (Double(r.x0) - 0.2 * pitch)...(Double(r.x1 + 1) + 0.2 * pitch)
                 guard !regions.contains(where: { o in
@@ -72,8 +80,8 @@ enum VerticalPunctuation {
                 }) else { continue }
                 // A ring's hole closes at this scale in a coarse scan: a round dot is 。 too; 、 is a stroke along
                 // one diagonal of its box.
-                let mark = hasHole(ink, width: width, box: r) || diagonalBalance(ink, width: width, box: r) < 1.5 ? "。" : "、"
-                marks[i, default: []].append((mark, r.centreX))
+                let text = bar ? "ー" : hasHole(ink, width: width, box: r) || diagonalBalance(ink, width: width, box: r) < 1.5 ? "。" : "、"
+                marks[i, default: []].append((text, r.centreX))
             }
         }
         return marks

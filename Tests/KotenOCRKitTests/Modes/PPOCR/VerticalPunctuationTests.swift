@@ -32,50 +32,64 @@ import Testing
     }
 
     static let centres: [Double] = [20, 52, 84, 148, 180]
+    /// What the squares stand for: a kanji before the gap.
+    static let read = ["し", "て", "図", "つ", "て"]
 
     @Test("a ring in the top half of a cell the characters leave out is 。; a stroke is 、; a filled dot is 。")
     func marks() {
         let ring = VerticalPunctuation.find(in: Self.strip(width: 200, characters: [20, 52, 84, 148, 180], ring: (110, 11, 6, 3)),
-                                            centres: Self.centres)
+                                            centres: Self.centres, read: Self.read)
         #expect(ring.mapValues { $0.map(\.text) } == [2: ["。"]])
         #expect(abs((ring[2]?.first?.centre ?? 0) - 110.5) <= 1)
         let comma = VerticalPunctuation.find(in: Self.strip(width: 200, characters: [20, 52, 84, 148, 180], ink: Self.comma(at: 104, y: 6)),
-                                             centres: Self.centres)
+                                             centres: Self.centres, read: Self.read)
         #expect(comma.mapValues { $0.map(\.text) } == [2: ["、"]])
         let dot = VerticalPunctuation.find(in: Self.strip(width: 200, characters: [20, 52, 84, 148, 180], ink: [(104...112, 6...14)]),
-                                           centres: Self.centres)
+                                           centres: Self.centres, read: Self.read)
         #expect(dot.mapValues { $0.map(\.text) } == [2: ["。"]])
+    }
+
+    @Test("a bar across the middle of a cell left out after a kana is ー; after a kanji, or off the middle, nothing")
+    func longVowel() {
+        let bar = Self.strip(width: 200, characters: [20, 52, 84, 148, 180], ink: [(102...126, 22...25)])
+        #expect(VerticalPunctuation.find(in: bar, centres: Self.centres, read: ["イ", "ン", "タ", "ネ", "ト"])
+            .mapValues { $0.map(\.text) } == [2: ["ー"]])
+        // After the kanji 図: not the long-vowel mark.
+        #expect(VerticalPunctuation.find(in: bar, centres: Self.centres, read: Self.read).isEmpty)
+        // Along the line's top edge: neither a mark (too long) nor ー (off the middle).
+        let high = Self.strip(width: 200, characters: [20, 52, 84, 148, 180], ink: [(102...126, 2...5)])
+        #expect(VerticalPunctuation.find(in: high, centres: Self.centres, read: ["イ", "ン", "タ", "ネ", "ト"]).isEmpty)
     }
 
     @Test("after the last character, up to the line's end: the column's final 。")
     func atTheEnd() {
         let marks = VerticalPunctuation.find(in: Self.strip(width: 210, characters: [20, 52, 84, 116, 148, 180], ring: (201, 11, 6, 3)),
-                                             centres: [20, 52, 84, 116, 148, 180])
+                                             centres: [20, 52, 84, 116, 148, 180], read: ["か", "く", "の", "ご", "と", "し"])
         #expect(marks.mapValues { $0.map(\.text) } == [5: ["。"]])
     }
 
     @Test("nothing: a mark in the bottom half, a dropped character, ink beside the mark, no cell left out, a speck")
     func nothing() {
         let low = Self.strip(width: 200, characters: [20, 52, 84, 148, 180], ring: (110, 36, 6, 3))
-        #expect(VerticalPunctuation.find(in: low, centres: Self.centres).isEmpty)
+        #expect(VerticalPunctuation.find(in: low, centres: Self.centres, read: Self.read).isEmpty)
         let dropped = Self.strip(width: 200, characters: [20, 52, 84, 148, 180], ink: [(104...126, 10...32)])
-        #expect(VerticalPunctuation.find(in: dropped, centres: Self.centres).isEmpty)
+        #expect(VerticalPunctuation.find(in: dropped, centres: Self.centres, read: Self.read).isEmpty)
         let beside = Self.strip(width: 200, characters: [20, 52, 84, 148, 180], ink: Self.comma(at: 104, y: 6) + [(118...124, 24...40)])
-        #expect(VerticalPunctuation.find(in: beside, centres: Self.centres).isEmpty)
+        #expect(VerticalPunctuation.find(in: beside, centres: Self.centres, read: Self.read).isEmpty)
         // Evenly spaced characters: a mark-sized blob between two of them is not in a cell left out.
         let even = Self.strip(width: 200, characters: [20, 60, 100, 140, 180], ink: Self.comma(at: 36, y: 4))
-        #expect(VerticalPunctuation.find(in: even, centres: [20, 60, 100, 140, 180]).isEmpty)
+        #expect(VerticalPunctuation.find(in: even, centres: [20, 60, 100, 140, 180], read: Self.read).isEmpty)
         let speck = Self.strip(width: 200, characters: [20, 52, 84, 148, 180], ink: [(108...110, 6...8)])
-        #expect(VerticalPunctuation.find(in: speck, centres: Self.centres).isEmpty)
+        #expect(VerticalPunctuation.find(in: speck, centres: Self.centres, read: Self.read).isEmpty)
     }
 
     @Test("restore inserts the marks after their characters, with the line's confidence and their centres")
     func restore() {
         let line = Self.strip(width: 200, characters: [20, 52, 84, 148, 180], ink: Self.comma(at: 104, y: 6))
-        let characters = zip(["し", "て", "か", "つ", "て"], [0.9, 0.8, 1.0, 0.7, 0.6] as [Float]).map { RecognisedText.Character(text: $0, confidence: $1) }
+        let characters = zip(["し", "て", "図", "つ", "て"], [0.9, 0.8, 1.0, 0.7, 0.6] as [Float]).map { RecognisedText.Character(text: $0, confidence: $1) }
         let read = RecognisedText(characters: characters, characterCentres: Self.centres.map { $0 / 200 })
         let restored = VerticalPunctuation.restore(read, line: line)
-        #expect(restored.text == "してか、つて")
+        #expect(restored.text == "して図、つて")
         #expect(restored.characters[3].confidence == read.confidence)
         #expect(abs((restored.confidence ?? 0) - (read.confidence ?? 1)) < 1e-6)
         #expect(restored.characterCentres?.count == 6)
