@@ -213,7 +213,7 @@ struct Arguments {
                                the more confident reading kept)
           --no-vertical-punctuation
                                ppocr: take vertical lines as the recogniser reads them (by default their
-                               、 and 。, which it passes over, are found in the lines' pixels)
+                               、, 。 and ー, which it passes over, are found in the lines' pixels)
           --min-line-confidence X
                                ppocr: lines read with a confidence under X (0 to 1, default 0.5) are left
                                out of every format but json, where they are flagged "lowConfidence";

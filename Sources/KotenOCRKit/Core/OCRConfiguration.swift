@@ -29,7 +29,7 @@ public struct OCRConfiguration: Sendable {
     /// with a margin and read again, the more confident reading kept (`SecondLook`; docs/reference-pipelines.md
     /// §4, "Step 4, second look"). Off: each line is read once, in its detector box, as PaddleOCR reads it.
     public var ppocrSecondLook = true
-    /// PP-OCR: the 、 and 。 of vertical lines, which the recogniser passes over, are looked for in the lines' pixels
+    /// PP-OCR: the 、, 。 and ー of vertical lines, which the recogniser passes over, are looked for in the lines' pixels
     /// and inserted where they stand (`VerticalPunctuation`; docs/reference-pipelines.md §4, "Step 4, vertical
     /// punctuation"). Off: vertical lines read as PaddleOCR reads them.
     public var ppocrVerticalPunctuation = true

@@ -5,7 +5,7 @@ import Foundation
 /// decode (reduced, for the detector) → detect (DB) → crop (perspective, at source resolution) → page orientation
 /// (`PPOCRPageOrientation`: the lines' shapes and the orientation classifier's votes) → each line turned upright
 /// and recognised (CTC) → line filter (a box read as empty is no line; one under `minLineConfidence` is flagged
-/// `lowConfidence`; vertical lines' 、 and 。 found in their pixels, `VerticalPunctuation`) → reading order (`PageOrderer`, by default `PageFrameOrder`: deskewed XY-cut, ruby; the flagged
+/// `lowConfidence`; vertical lines' 、, 。 and ー found in their pixels, `VerticalPunctuation`) → reading order (`PageOrderer`, by default `PageFrameOrder`: deskewed XY-cut, ruby; the flagged
 /// lines ordered apart, after the others). A page found turned is read
 /// a second time turned upright (decoded, turned in memory, detected again); a page given turned
 /// (`OCRConfiguration.pageRotation`) is turned before the first. The detector's input and activations are gone
@@ -31,7 +31,7 @@ package struct PPOCRPipeline: ModePipeline {
     /// Whether lines read unsure are cut again with a margin and read again (`SecondLook`): when asked, and with
     /// the default reader only (a supplied reader is asked once per line).
     let secondLook: Bool
-    /// Whether the 、 and 。 of vertical lines, which the recogniser passes over, are looked for in the lines' pixels
+    /// Whether the 、, 。 and ー of vertical lines, which the recogniser passes over, are looked for in the lines' pixels
     /// (`VerticalPunctuation`).
     let verticalPunctuation: Bool
 
