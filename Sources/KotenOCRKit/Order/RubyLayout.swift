@@ -4,8 +4,10 @@
 /// A line R is ruby of a body line B when, against B's writing direction:
 /// - R reads as kana: at least `minKana` (75 %) of its characters are hiragana, katakana or ー (furigana are
 ///   readings; a small heading or caption above a line is not);
-/// - R is set small: its length per character is at most `maxPitch` (0.75) × B's (ruby is usually set at half the
-///   body's size; characters the recogniser drops only make the ratio larger), and its extent across B's
+/// - R is set small: its length per character is at most `maxPitch` (0.8) × B's (ruby is usually set at half the
+///   body's size, but spread along its base: four kana over three kanji measure 0.75, their box a little more;
+///   characters the recogniser drops only make the ratio larger: 0.75 held while the 、 and 。 of vertical lines were
+///   dropped, `VerticalPunctuation`), and its extent across B's
 ///   direction at most `maxThickness` (0.8) × B's thickness (the detector's box of a short line of body text can
 ///   be thinner than its neighbours', its characters are not smaller);
 /// - R sits on B's ruby side, close: right of a vertical B, above a horizontal B, the gap between them between
@@ -43,7 +45,7 @@ enum RubyLayout {
     }
 
     static let maxThickness = 0.8
-    static let maxPitch = 0.75
+    static let maxPitch = 0.8
     static let minKana = 0.75
 
     /// Whether `text` (one character) is hiragana, katakana or the prolonged sound mark.

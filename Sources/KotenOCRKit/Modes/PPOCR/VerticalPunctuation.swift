@@ -8,13 +8,14 @@
 /// (インタネト for インターネット). Tesseract's `jpn_vert` reads them; RapidOCR, on the same weights, drops them.
 ///
 /// The rule, on the line as the recogniser saw it (turned, scaled to height H = 48): the characters' CTC centres
-/// give the line's pitch (their median spacing, within 0.4–1.5 H). Where the centres leave a cell out (the next
-/// centre ≥ 1.5 pitches on; after the last one, ≥ 0.75 pitch before the line's end), a connected region of ink
-/// (Otsu's split of the grey line) whose centre is there, that lies within the gap (0.1 pitch to spare) and has no
-/// other ink of the gap within 0.2 pitch of it, is
-/// - a mark when it is 0.1–0.3 H across, fills ≥ 30 % of its box and has its centre in the turned line's top half
-///   (the cell's right side on the page): 。 when it encloses background (a ring) or lies evenly about both
-///   diagonals of its box (a ring whose hole closed in a coarse scan), 、 when it lies along one diagonal;
+/// give the line's pitch (the lower median of their spacings, within 0.4–1.5 H). Where the centres leave a cell
+/// out (the next centre ≥ 1.5 pitches on; after the last one, ≥ 0.75 pitch before the line's end), a connected
+/// region of ink (Otsu's split of the grey line) whose centre is there, that lies within the gap (0.1 pitch to
+/// spare) and has no other ink of the gap within 0.2 pitch of it, is
+/// - a mark when it is 0.1–0.3 H across, fills ≥ 30 % of its box and has its centre within 0.42 H of the turned
+///   line's top (the cell's right side on the page; an ellipsis' dots sit in the middle): 。 when it encloses
+///   background (a ring) or lies evenly about both diagonals of its box (a ring whose hole closed in a coarse
+///   scan), 、 when it lies along one diagonal;
 /// - ー when it follows a kana and is a bar down the middle of its cell on the page: 0.45–1.1 pitch along the
 ///   turned line, at most 0.2 H thick, its centre within 0.2 H of the line's middle.
 /// A character the model dropped is larger, or in pieces, and is left alone, as is a gap with no ink (spaced-out
@@ -51,7 +52,8 @@ enum VerticalPunctuation {
         let h = Double(strip.height), width = strip.width
         guard !centres.isEmpty, width > 0, strip.height > 0 else { return [:] }
         let gaps = zip(centres, centres.dropFirst()).map { $1 - $0 }.sorted()
-        let pitch = min(1.5 * h, max(0.4 * h, centres.count >= 3 ? gaps[gaps.count / 2] : h))
+        // The lower median: where half the spacings span a cell left out (春、夏、秋、冬。), the upper one is two cells.
+        let pitch = min(1.5 * h, max(0.4 * h, centres.count >= 3 ? gaps[(gaps.count - 1) / 2] : h))
         let ink = inkMask(strip)
         let regions = connectedRegions(mask: ink, width: width, height: strip.height)
             .filter { $0.pixelCount >= 3 }.map(Box.init)
@@ -70,7 +72,7 @@ enum VerticalPunctuation {
                 // across its middle, after a kana.
                 let bar = afterKana && Double(r.width) >= 0.45 * pitch && Double(r.width) <= 1.1 * pitch
                     && Double(r.height) <= 0.2 * h && abs(r.centreY - h / 2) <= 0.2 * h
-                let mark = side <= 0.3 * h && side >= 0.1 * h && r.centreY < 0.5 * h && fill >= 0.3
+                let mark = side <= 0.3 * h && side >= 0.1 * h && r.centreY < 0.42 * h && fill >= 0.3
                 guard bar || mark else { continue }
                 // Alone: other ink of the gap beside it is a character the model dropped, or part of one.
                 let beside = (Double(r.x0) - 0.2 * pitch)...(Double(r.x1 + 1) + 0.2 * pitch)

@@ -61,6 +61,23 @@ import Testing
         #expect(VerticalPunctuation.find(in: high, centres: Self.centres, read: ["イ", "ン", "タ", "ネ", "ト"]).isEmpty)
     }
 
+    @Test("the pitch is the lower median of the spacings: one of two spacings spanning a cell left out still shows it")
+    func lowerMedian() {
+        // Three characters, spacings 32 and 64: the upper median (64) would take the left-out cell for the pitch.
+        let page = Self.strip(width: 140, characters: [20, 52, 116], ink: Self.comma(at: 72, y: 6))
+        #expect(VerticalPunctuation.find(in: page, centres: [20, 52, 116], read: ["雨", "が", "降"])
+            .mapValues { $0.map(\.text) } == [1: ["、"]])
+    }
+
+    @Test("a dot across the line's middle (an ellipsis' dot in vertical writing) is no mark")
+    func middleDot() {
+        let page = Self.strip(width: 200, characters: [20, 52, 84, 148, 180], ink: [(108...113, 19...24)])
+        #expect(VerticalPunctuation.find(in: page, centres: Self.centres, read: Self.read).isEmpty)
+        // The same dot in the top part is 。.
+        let top = Self.strip(width: 200, characters: [20, 52, 84, 148, 180], ink: [(108...113, 8...13)])
+        #expect(VerticalPunctuation.find(in: top, centres: Self.centres, read: Self.read).mapValues { $0.map(\.text) } == [2: ["。"]])
+    }
+
     @Test("after the last character, up to the line's end: the column's final 。")
     func atTheEnd() {
         let marks = VerticalPunctuation.find(in: Self.strip(width: 210, characters: [20, 52, 84, 116, 148, 180], ring: (201, 11, 6, 3)),
@@ -111,5 +128,20 @@ import Testing
         let marks = Set("、。")
         #expect(without.textLines.map { $0.text.filter { !marks.contains($0) } } == truth.map { $0.filter { !marks.contains($0) } })
         #expect(!without.text.contains { marks.contains($0) })
+    }
+
+    @Test("ruby stays ruby beside columns that gain their marks (was: あした and ふぶき printed as body lines)")
+    func rubyBesideMarks() async throws {
+        let dir = TestPaths.fixtures.appendingPathComponent("field")
+        let configuration = OCRConfiguration(mode: .ppocr, models: try TestPaths.ppocrModels(), tuneAllocator: false,
+                                             watchMemoryPressure: false)
+        let page = try await KotenOCR(configuration: configuration).read(dir.appendingPathComponent("vertical_ruby_marks.png"))
+        let text = page.text
+        for reading in ["もみじ", "ほん", "ちゃ", "しぐれ", "あした", "ふぶき"] {
+            #expect(!text.contains(reading), "\(reading) in the body text: \(text)")
+        }
+        #expect(page.lines.filter { $0.kind == "ruby" }.count >= 4, "\(page.lines.map { ($0.text, $0.kind ?? "") })")
+        // The body's marks are found (the recogniser reads none of them in these columns).
+        #expect(text.filter { $0 == "、" || $0 == "。" }.count >= 4, "\(text)")
     }
 }
