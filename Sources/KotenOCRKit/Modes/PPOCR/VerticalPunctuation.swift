@@ -65,7 +65,7 @@ enum VerticalPunctuation {
             let a = centres[i] + 0.45 * pitch, b = last ? Double(width) + 0.05 * pitch : centres[i + 1] - 0.45 * pitch
             guard b - a >= (last ? 0.3 : 0.6) * pitch else { continue }
             let afterKana = i < read.count && [.hiragana, .katakana].contains(LookAlikeTwins.script(read[i]))
-            for r in regions where a <= r.centreX && r.centreX <= b {
+            for r in regions.filter({ a <= $0.centreX && $0.centreX <= b }).sorted(by: { $0.x0 < $1.x0 }) {
                 guard Double(r.x0) >= a - 0.1 * pitch, Double(r.x1 + 1) <= b + 0.1 * pitch else { continue }
                 let side = Double(max(r.width, r.height)), fill = Double(r.pixels) / Double(r.width * r.height)
                 // The long-vowel mark, a bar down the middle of its cell on the page: along the turned line, thin,
