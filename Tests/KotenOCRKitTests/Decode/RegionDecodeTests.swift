@@ -85,10 +85,17 @@ struct MappedLibraryPagesTests {
     /// libraries are loaded and unloaded on one thread while pages are released on another, many times; every
     /// load is then used. The loader's lock, held while the pages are released, keeps this safe whatever the
     /// interleaving; the old way crashed here in 3 runs of 3 (a bad pointer at 0x3f6, 0x10b0, 0x441).
+    /// Debian's library folder for this machine's architecture (glibc's gconv modules are under it).
+    #if arch(arm64)
+    static let multiarch = "aarch64-linux-gnu"
+    #else
+    static let multiarch = "x86_64-linux-gnu"
+    #endif
+
     @Test("released while another thread loads and unloads libraries: every library loaded works")
     func besideLoading() async throws {
         let modules = ["EUC-JP", "UTF-16", "ISO-2022-JP", "SJIS", "EUC-KR", "BIG5", "GBK", "UTF-7"]
-            .map { "/usr/lib/x86_64-linux-gnu/gconv/\($0).so" }.filter { FileManager.default.fileExists(atPath: $0) }
+            .map { "/usr/lib/\(Self.multiarch)/gconv/\($0).so" }.filter { FileManager.default.fileExists(atPath: $0) }
         try #require(!modules.isEmpty, "no gconv modules to load")
         let releasing = Mutex(true)
         let loaded = Task.detached { () -> (rounds: Int, found: Int) in

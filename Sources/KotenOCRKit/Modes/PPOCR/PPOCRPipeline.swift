@@ -4,8 +4,9 @@ import Foundation
 ///
 /// decode (reduced, for the detector) → detect (DB) → crop (perspective, at source resolution) → page orientation
 /// (`PPOCRPageOrientation`: the lines' shapes and the orientation classifier's votes) → each line turned upright
-/// and recognised (CTC) → line filter (a box read as empty is no line; one under `minLineConfidence` is flagged
-/// `lowConfidence`; vertical lines' 、, 。 and ー found in their pixels, `VerticalPunctuation`) → reading order (`PageOrderer`, by default `PageFrameOrder`: deskewed XY-cut, ruby; the flagged
+/// and recognised (CTC; vertical lines' 、, 。 and ー, which the recogniser passes over, found in their pixels:
+/// `VerticalPunctuation`) → line filter (a box read as empty is no line; one under `minLineConfidence` is flagged
+/// `lowConfidence`) → reading order (`PageOrderer`, by default `PageFrameOrder`: deskewed XY-cut, ruby; the flagged
 /// lines ordered apart, after the others). A page found turned is read
 /// a second time turned upright (decoded, turned in memory, detected again); a page given turned
 /// (`OCRConfiguration.pageRotation`) is turned before the first. The detector's input and activations are gone
@@ -40,8 +41,8 @@ package struct PPOCRPipeline: ModePipeline {
     /// `detectorMaxSide`: nil fits the detector's scale to each page (`DetectorScale`), a side reads each page
     /// once at that size.
     public init(files: PPOCRModelFiles, detectorMaxSide: Int? = nil, useOrientationClassifier: Bool = true,
-                minLineConfidence: Float = 0.5, secondLook: Bool = true, verticalPunctuation: Bool = true, readingOrder: OCRConfiguration.ReadingOrderStyle = .page,
-                pageRotation: PageRotation? = nil, stages: StageOverrides = StageOverrides()) throws {
+                minLineConfidence: Float = 0.5, secondLook: Bool = true, verticalPunctuation: Bool = true,
+                readingOrder: OCRConfiguration.ReadingOrderStyle = .page, pageRotation: PageRotation? = nil, stages: StageOverrides = StageOverrides()) throws {
         self.files = files
         self.minLineConfidence = minLineConfidence
         detector = try stages.detector(finding: Detection.self, mode: .ppocr) ?? DBDetector(model: files.detector, maxSide: detectorMaxSide)
@@ -119,7 +120,8 @@ package struct PPOCRPipeline: ModePipeline {
         let turning = PPOCRLineTurning(classifier: classifier, reader: reader, store: store, limit: limit)
         let punctuation = verticalPunctuation
         var (orientation, readings) = try await PipelineStage.recognise.measure {
-            var (orientation, readings) = try await turning.read(crops, known: known)
+            let (orientation, read) = try await turning.read(crops, known: known)
+            var readings = read
             for i in readings.indices where punctuation && i < crops.count && Self.readsVertically(readings[i]) {
                 readings[i].text = VerticalPunctuation.restore(readings[i].text, line: crops[i].turnedCounterClockwise(quarterTurns: 1))
             }
