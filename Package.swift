@@ -20,7 +20,10 @@ let package = Package(
         .systemLibrary(name: "CONNXRuntime", pkgConfig: "libonnxruntime"),
         // libvips through pkg-config; CVipsShim wraps its variadic calls (Swift cannot call C variadics).
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // libtiff (a dependency of libvips-dev) for the pages of a TIFF: which directories are pages and which a
+        // pyramid's reduced levels (libvips counts every directory).
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        .target(name: "CVipsShim", dependencies: ["CVips", "CTIFF"]),
         // glibc allocator policy (fixed mmap threshold, trimming), in-use byte counts, clean library pages unmapped.
         .target(name: "CAllocator"),
         // Run marker and fatal-signal crash record: async-signal-safe C (docs/diagnostics.md).

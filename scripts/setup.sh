@@ -24,6 +24,7 @@ mkdir -p "$DL"
 # releases (8.14.1-3+deb12u3 -> +deb12u4) keep installing, a different libvips minor stops setup (issue 17).
 APT_PREFIX_PACKAGES=(
   "libvips-dev=8.14."           # the decoders; docs/native-dependencies.md
+  "libtiff-dev=4.5."            # a TIFF's pages without a pyramid's levels (libvips-dev pulls it in; named as it is linked)
   "pkg-config=1.8."
   "python3-venv=3.11."
   "python3-pip=23.0."

@@ -62,6 +62,50 @@ public enum ImageWriter {
         withExtendedLifetime(handles) {}
     }
 
+    /// Saves `image` (upright) as a JPEG tagged with EXIF `orientation` (1–8) whose stored pixels are turned or
+    /// flipped so that a viewer applying the tag shows `image` again (`kv_save_oriented`). Throws
+    /// `ImageError.corrupt` with libvips' message.
+    public static func saveOriented(_ image: RGBImage, to url: URL, quality: Int = 90, orientation: Int) throws {
+        let handle = try wrap(image, url: url)
+        try check(kv_save_oriented(handle.pointer, url.path, Int32(quality), Int32(orientation)), url: url)
+    }
+
+    /// Saves `image` as a tiled pyramid TIFF (libvips' `tiffsave` with `pyramid` and `tile`): the page, then its
+    /// reduced-resolution levels, each half the one before, in the main chain marked as reduced images
+    /// (NewSubfileType 1), or in SubIFDs of the page when `subIFDs`. Throws `ImageError.corrupt`.
+    public static func savePyramidTIFF(_ image: RGBImage, to url: URL, subIFDs: Bool = false) throws {
+        let handle = try wrap(image, url: url)
+        try check(kv_save_tiff_pyramid(handle.pointer, url.path, subIFDs ? 1 : 0), url: url)
+    }
+
+    /// One text of a rendered page: its Pango markup, its centre (page pixels) and its angle (degrees,
+    /// clockwise on the page, as CSS `rotate`).
+    public struct PlacedText: Sendable {
+        public var text: String
+        public var centre: (x: Double, y: Double)
+        public var degrees: Double
+        public init(_ text: String, centre: (x: Double, y: Double), degrees: Double) {
+            self.text = text
+            self.centre = centre
+            self.degrees = degrees
+        }
+    }
+
+    /// Renders a grey page `width` × `height` (black text on white) with `texts` in `font` (Pango, e.g.
+    /// "Noto Sans CJK JP 28") at 72 dpi, each turned about its centre, and saves it by the suffix of `url`
+    /// (`kv_save_text_page`). Throws `ImageError.corrupt` with libvips' message.
+    public static func saveTextPage(width: Int, height: Int, texts: [PlacedText], font: String, to url: URL) throws {
+        Vips.start()
+        let strings = texts.map { strdup($0.text) }
+        defer { strings.forEach { free($0) } }
+        let pointers: [UnsafePointer<CChar>?] = strings.map { $0.map { UnsafePointer($0) } }
+        let xs = texts.map(\.centre.x), ys = texts.map(\.centre.y), angles = texts.map(\.degrees)
+        let rc = pointers.withUnsafeBufferPointer { p in
+            kv_save_text_page(Int32(width), Int32(height), p.baseAddress, xs, ys, angles, Int32(texts.count), font, 72, url.path)
+        }
+        try check(rc, url: url)
+    }
+
     private static func wrap(_ image: RGBImage, url: URL) throws -> VipsHandle {
         Vips.start()
         var out: OpaquePointer?

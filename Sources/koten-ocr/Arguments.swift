@@ -231,7 +231,8 @@ struct Arguments {
           --input-list FILE    read input paths from FILE, one per line ('-' = standard input;
                                blank lines and lines starting with # are ignored; a relative path
                                keeps its folders in --output, e.g. vol1/0001.jpg -> vol1/0001.txt)
-          --pages LIST         pages of each multi-page input, 1-based, e.g. 1-10,15 or 3-
+          --pages LIST         pages of each input, 1-based, e.g. 1-10,15 or 3- (a page past an
+                               input's end is an error, for a single image as for a TIFF)
           --pdf-dpi N          render PDF pages at N dots per inch (default 300)
           --resume             skip pages an earlier run into --output finished (results checked
                                against the manifest's SHA-256); redo the rest

@@ -114,7 +114,9 @@ enum CLI {
             return 2
         }
         let runner = Runner(batch: BatchRunner(engine: engine, options: options), quiet: arguments.quiet)
-        let progress = await runner.run(plan)
+        // Test hook (docs/diagnostics.md, "Test hooks"): one format fails on every page.
+        let failing = ProcessInfo.processInfo.environment["KOTEN_OCR_TEST_FAIL_FORMAT"].flatMap(ResultFormat.init(rawValue:))
+        let progress = await BatchRunner.$failingFormat.withValue(failing) { await runner.run(plan) }
         return progress.failures == 0 ? 0 : 1
     }
 }

@@ -32,7 +32,7 @@ enum StandardInput {
         }
         do {
             let first = try engine.open(data, name: name)
-            let pages = first.pageCount > 1 ? try selection?.pages(of: first.pageCount) ?? Array(0..<first.pageCount) : [0]
+            let pages = try selection?.pages(of: first.pageCount) ?? Array(0..<first.pageCount)
             for page in pages {
                 let where_ = first.pageCount > 1 ? "\(name) page \(page + 1)" : name
                 do {
@@ -45,7 +45,7 @@ enum StandardInput {
                 }
             }
         } catch let e as PageSelection.PastEnd {
-            stderrLine("koten-ocr: \(name): --pages asks for page \(e.page), but the image has \(e.pageCount) pages")
+            stderrLine("koten-ocr: \(name): \(e.reason(of: "image"))")
             status = 1
         } catch {
             stderrLine("koten-ocr: \(name): \(reason(error))")

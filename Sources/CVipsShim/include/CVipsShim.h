@@ -55,6 +55,11 @@ int kv_bands(VipsImage *image);
 int kv_orientation(VipsImage *image);
 /// Number of pages of a multi-page source (1 when absent).
 int kv_n_pages(VipsImage *image);
+/// The pages of a TIFF (libtiff, tags only): the directories of its main chain that are neither reduced-resolution
+/// images nor masks (NewSubfileType bits 0 and 2: a pyramid's levels); SubIFDs are never pages. Returns how many
+/// there are and sets `directory` (if not NULL) to the main-chain index of page `page` (0-based; -1 past the end):
+/// what libvips' tiffload takes as its `page`. -1 when libtiff cannot open the input.
+int kv_tiff_pages(kv_input input, int page, int *directory);
 
 /// Whether a decode of an image with EXIF `orientation` gives its rows bottom to top (3 and 4: the vertical flip
 /// is left to the caller, as a top-to-bottom decode cannot read the last row first).

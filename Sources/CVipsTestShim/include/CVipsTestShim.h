@@ -26,4 +26,16 @@ int kv_save_tiff_1bit(VipsImage *in, const char *path);
 /// Saves `n` images as the pages of one multi-page TIFF (stacked vertically, each page `page_height` rows;
 /// every image must be that tall and as wide as the widest, narrower ones are padded with black).
 int kv_save_tiff_pages(VipsImage **pages, int n, const char *path);
+/// Saves `in` (upright) as a JPEG tagged with EXIF `orientation` 1-8 whose stored pixels a viewer turns upright
+/// again: the upright image goes through the inverse of the orientation's transform.
+int kv_save_oriented(VipsImage *in, const char *path, int quality, int orientation);
+/// Saves a tiled (256×256) pyramid TIFF (libvips tiffsave `pyramid` + `tile`, deflate): the full-resolution page,
+/// then each level half the size of the one before, marked as a reduced image (NewSubfileType 1) in the main
+/// chain, or in SubIFDs of the page when `subifd` != 0.
+int kv_save_tiff_pyramid(VipsImage *in, const char *path, int subifd);
+/// Renders a grey page `width` × `height` (white, black text) with `n` texts (Pango markup allowed) in `font` at
+/// `dpi`, each turned `degrees` clockwise about its centre (`centre_x`, `centre_y`, pixels), and saves it by the
+/// suffix of `path`.
+int kv_save_text_page(int width, int height, const char *const *texts, const double *centre_x, const double *centre_y,
+                      const double *degrees, int n, const char *font, int dpi, const char *path);
 #endif

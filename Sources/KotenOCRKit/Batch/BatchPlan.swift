@@ -54,14 +54,14 @@ public struct BatchPlan: Sendable {
                 // A PDF whose page tree never ends is refused here, by the guard, before this process opens it.
                 if let pdfGuard = options.pdfGuard, ImageSource.isPDF(at: input.file) { try pdfGuard.check(input.file) }
                 pageCount = try ImageSource.pageCount(of: input.file, acceptsDamagedData: options.acceptDamagedImages)
-                if pageCount > 1, let selection = options.pages {
+                if let selection = options.pages {
                     pages = try selection.pages(of: pageCount)
                 } else {
                     pages = Array(0..<pageCount)
                 }
             } catch let e as PageSelection.PastEnd {
                 failures.append(BatchEvent.Failure(path: input.path,
-                                                   reason: "--pages asks for page \(e.page), but the file has \(e.pageCount) pages",
+                                                   reason: e.description,
                                                    shardKey: "\(input.relativePath)#1"))
                 continue
             } catch {
@@ -118,6 +118,18 @@ public struct BatchPlan: Sendable {
                isIntact(record, files: files.filter { !standIns.contains($0) }, in: outputDirectory) {
                 alreadyDone += 1
                 continue
+            }
+            var task = task
+            if options.resume, let record, record.state == .done {
+                // A page some of whose formats failed (or whose files went since): only those are written again.
+                let kept = options.pageFormats.filter { format in
+                    let file = task.pageFile(format)
+                    return standIns.contains(file) || isIntact(record, files: [file], in: outputDirectory)
+                }
+                if !kept.isEmpty {
+                    task.missingFormats = options.pageFormats.filter { !kept.contains($0) }
+                    task.keptOutputs = record.outputs.filter { output in kept.contains { task.pageFile($0) == output.file } }
+                }
             }
             for file in files where FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(file).path) {
                 let owned = record?.outputs.contains { $0.file == file } ?? false

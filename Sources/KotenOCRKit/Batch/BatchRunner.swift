@@ -103,13 +103,19 @@ public struct BatchRunner: Sendable {
             do {
                 if let manifestError { throw ManifestUnavailable(description: "cannot write the batch manifest \(manifestError)") }
                 let before = progress
-                let (page, results) = try await LineProgress.observing({ onEvent(.linesRead(task, $0, before)) }) {
+                let (page, written) = try await LineProgress.observing({ onEvent(.linesRead(task, $0, before)) }) {
                     try await read(task, manifest: manifest)
                 }
                 if let runFormat { try Self.add(page, in: runFormat, to: &document) }
-                progress.read += 1
+                // A format that failed is that format's failure (issue 25): the others are written and reported.
+                if written.failed.isEmpty { progress.read += 1 } else { progress.failedPages += 1 }
                 if page.textLines.isEmpty { progress.pagesWithoutLines += 1 }
-                onEvent(.pageRead(task, results, progress))
+                onEvent(.pageRead(task, written.results, progress))
+                for (format, error) in written.failed {
+                    progress.failures += 1
+                    onEvent(.failed(BatchEvent.Failure(path: task.displayName, reason: "format \(format.rawValue): \(BatchPlan.reason(error))",
+                                                       shardKey: task.key), progress))
+                }
                 if page.textLines.isEmpty { onEvent(.pageWithoutLines(task, progress)) }
             } catch {
                 // A cancelled page is neither read nor failed: its manifest line says `started`, so it is redone.
@@ -160,7 +166,13 @@ public struct BatchRunner: Sendable {
 
     private struct ManifestUnavailable: Error, CustomStringConvertible { let description: String }
 
-    private func read(_ task: PageTask, manifest: BatchManifest.Writer?) async throws -> (PageResult, [RenderedResult]) {
+    /// What the write stage made of a page: the results written, and the formats that failed with their errors.
+    private struct Written {
+        var results: [RenderedResult]
+        var failed: [(ResultFormat, Error)]
+    }
+
+    private func read(_ task: PageTask, manifest: BatchManifest.Writer?) async throws -> (PageResult, Written) {
         let record = { (state: BatchManifest.Record.State, outputs: [BatchManifest.Record.Output]) in
             BatchManifest.Record(state: state, input: task.input.path, key: task.key, page: task.page + 1, outputs: outputs)
         }
@@ -170,24 +182,47 @@ public struct BatchRunner: Sendable {
         return (page, try PipelineStage.write.measure { try write(page, source, task, manifest: manifest, record: record) })
     }
 
-    /// Renders the page in every format and, with an output directory, commits its files together
-    /// (`PageCommit`: all or none), then records them `done`. A multi-page input's `pdf` page goes to its hidden
-    /// page file (`PageTask.pageFile`) until `InputDocuments.write` joins them.
+    /// Renders the page in each format still to write (`PageTask.missingFormats`: all but on a `--resume` of a page
+    /// some of whose formats failed) and, with an output directory, commits the files of those that rendered
+    /// together (`PageCommit`: all or none), then records them `done` with the files kept from before. A format
+    /// that fails to render is that format's failure alone (issue 25): it is returned, the others are written,
+    /// and the `done` line does not list its file, so `--resume` writes only it (docs/formats.md, "When a format
+    /// fails"). A multi-page input's `pdf` page goes to its hidden page file (`PageTask.pageFile`) until
+    /// `InputDocuments.write` joins them.
     private func write(_ page: PageResult, _ source: ImageSource, _ task: PageTask, manifest: BatchManifest.Writer?,
-                       record: (BatchManifest.Record.State, [BatchManifest.Record.Output]) -> BatchManifest.Record) throws -> [RenderedResult] {
-        let rendered = try options.pageFormats.map { format in
-            if options.outputDirectory != nil && task.waitsForInput(format) {
-                return (format, try SearchablePDF.pageFile(SearchablePDF.page(page, image: source)))
+                       record: (BatchManifest.Record.State, [BatchManifest.Record.Output]) -> BatchManifest.Record) throws -> Written {
+        var rendered: [(ResultFormat, Data)] = []
+        var failed: [(ResultFormat, Error)] = []
+        for format in task.missingFormats ?? options.pageFormats {
+            do {
+                if let failing = Self.failingFormat, failing == format { throw InjectedFormatFailure(format: format) }
+                if options.outputDirectory != nil && task.waitsForInput(format) {
+                    rendered.append((format, try SearchablePDF.pageFile(SearchablePDF.page(page, image: source))))
+                } else {
+                    rendered.append((format, options.outputDirectory == nil ? try format.renderForStream(page, image: source, ruby: options.ruby)
+                                        : try format.render(page, image: source, ruby: options.ruby)))
+                }
+            } catch {
+                if error is CancellationError || Task.isCancelled { throw CancellationError() }
+                failed.append((format, error))
             }
-            return (format, options.outputDirectory == nil ? try format.renderForStream(page, image: source, ruby: options.ruby)
-                        : try format.render(page, image: source, ruby: options.ruby))
         }
         guard let directory = options.outputDirectory else {
-            return rendered.map { RenderedResult(format: $0.0, data: $0.1, file: nil) }
+            return Written(results: rendered.map { RenderedResult(format: $0.0, data: $0.1, file: nil) }, failed: failed)
         }
         try PageCommit.commit(rendered.map { .init(name: task.pageFile($0.0), data: $0.1) }, in: directory)
         let results = rendered.map { RenderedResult(format: $0.0, data: $0.1, file: directory.appendingPathComponent(task.pageFile($0.0))) }
-        try manifest?.append(record(.done, results.map { .init(file: task.pageFile($0.format), sha256: SHA256.hex($0.data)) }))
-        return results
+        try manifest?.append(record(.done, task.keptOutputs + results.map { .init(file: task.pageFile($0.format), sha256: SHA256.hex($0.data)) }))
+        return Written(results: results, failed: failed)
+    }
+
+    /// Test seam: a format whose rendering fails on every page, as a damaged image would fail `html` (issue 25).
+    /// Bound per task (`$failingFormat.withValue`); the CLI's `KOTEN_OCR_TEST_FAIL_FORMAT` sets it
+    /// (docs/diagnostics.md, "Test hooks").
+    @TaskLocal package static var failingFormat: ResultFormat?
+
+    private struct InjectedFormatFailure: Error, CustomStringConvertible {
+        let format: ResultFormat
+        var description: String { "failure injected by the test seam for format \(format.rawValue)" }
     }
 }

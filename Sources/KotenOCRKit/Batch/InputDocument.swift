@@ -43,12 +43,19 @@ public struct InputDocument: Sendable, Equatable {
 
     /// Whether every page has a `done` record listing its page file, and the file is there.
     func pagesAreDone(_ records: [BatchManifest.Key: BatchManifest.Record], in directory: URL) -> Bool {
-        zip(pageKeys, pageFiles).allSatisfy { key, file in
+        missingPages(records, in: directory).isEmpty
+    }
+
+    /// The 0-based pages without a `done` record listing their page file, or whose file is not there (the page
+    /// was not read, or its `pdf` failed: issue 25).
+    func missingPages(_ records: [BatchManifest.Key: BatchManifest.Record], in directory: URL) -> [Int] {
+        zip(pages, zip(pageKeys, pageFiles)).filter { _, entry in
+            let (key, file) = entry
             guard let record = records[BatchManifest.Key(key)], record.state == .done, record.outputs.contains(where: { $0.file == file }) else {
-                return false
+                return true
             }
-            return FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path)
-        }
+            return !FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path)
+        }.map(\.0)
     }
 }
 
@@ -79,11 +86,9 @@ enum InputDocuments {
             onEvent(.failed(BatchEvent.Failure(path: document.input.path, reason: "\(document.file) not written: \(reason)",
                                                shardKey: document.pageKeys.first ?? document.key), progress))
         }
-        guard document.pagesAreDone(records, in: directory) else {
-            if options.shard == nil {
-                let missing = zip(document.pages, document.pageKeys).filter { records[BatchManifest.Key($0.1)]?.state != .done }.map { String($0.0 + 1) }
-                fail("page\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) not read")
-            }
+        let missing = document.missingPages(records, in: directory).map { String($0 + 1) }
+        guard missing.isEmpty else {
+            if options.shard == nil { fail("page\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) not written") }
             return
         }
         let target = directory.appendingPathComponent(document.file)

@@ -1,5 +1,6 @@
 /// Which pages of each multi-page input to read, as `--pages` gives them: 1-based numbers and ranges
-/// separated by commas, e.g. `1-10,15` or `3-` (page 3 to the end). Single-page inputs are always read.
+/// separated by commas, e.g. `1-10,15` or `3-` (page 3 to the end). A single-page input is a file of one page: a
+/// selection past it fails as past the end of any file (issue 25).
 package struct PageSelection: Sendable, Equatable, CustomStringConvertible {
     /// 1-based inclusive ranges; `upper == nil` runs to the last page.
     public struct Range: Sendable, Equatable {
@@ -53,9 +54,17 @@ package struct PageSelection: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A selection asks for a page past the end of a file.
-    public struct PastEnd: Error, Equatable {
+    public struct PastEnd: Error, Equatable, CustomStringConvertible {
         /// The first missing page, 1-based.
         public let page: Int
         public let pageCount: Int
+
+        /// The one message for every kind of input: "--pages asks for page 5, but the file has 1 page".
+        public var description: String { reason(of: "file") }
+
+        /// The message naming the input as `what` ("file", "image").
+        public func reason(of what: String) -> String {
+            "--pages asks for page \(page), but the \(what) has \(pageCount) page\(pageCount == 1 ? "" : "s")"
+        }
     }
 }

@@ -11,6 +11,10 @@ public struct PageTask: Sendable, Equatable {
     public let pageCount: Int
     /// Whether the input is a JPEG (its `viz` is then a JPEG too: `ResultFormat.fileName(stem:jpegSource:)`).
     public let jpegSource: Bool
+    /// Resuming a page some of whose formats failed (issue 25): the formats still to write (nil: all the batch's),
+    /// and the files of the others, intact as the manifest records them, which the page's `done` line lists again.
+    package var missingFormats: [ResultFormat]? = nil
+    package var keptOutputs: [BatchManifest.Record.Output] = []
 
     package init(input: BatchInput, page: Int, pageCount: Int, jpegSource: Bool = false) {
         self.input = input

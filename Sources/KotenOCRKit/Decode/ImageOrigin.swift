@@ -73,6 +73,17 @@ enum ImageOrigin: Sendable {
         return VipsHandle(out, owner: owner)
     }
 
+    /// A TIFF's pages as libtiff reads its tags (`kv_tiff_pages`): how many full-resolution pages it has (a
+    /// pyramid's reduced-resolution levels, NewSubfileType bit 0, and masks are not pages; SubIFDs are never in
+    /// the chain libvips counts), and the directory of page `page` in the chain (nil past the end). Nil when
+    /// libtiff cannot read it or finds no page: libvips' own count then stands.
+    func tiffPages(page: Int) -> (count: Int, directory: Int?)? {
+        var directory: Int32 = -1
+        let count = withInput { kv_tiff_pages($0, Int32(clamping: page), &directory) }
+        guard count > 0 else { return nil }
+        return (Int(count), directory >= 0 ? Int(directory) : nil)
+    }
+
     /// The memory an image opened from this origin reads from, if any.
     private var owner: PinnedBytes? {
         switch self {

@@ -46,7 +46,7 @@ extension ImageSource {
     /// Dots per inch of the upright page (x, y): what the file declares (a PDF page: the DPI it was rendered at),
     /// or nil when it declares nothing plausible (under 50 or over 4800; libvips reports 25.4 for none).
     package func declaredDPI() throws -> (x: Double, y: Double)? {
-        let handle = try origin.open(name: name, page: page, shrink: 1, dpi: pdfDPI, strict: false)
+        let handle = try origin.open(name: name, page: directory, shrink: 1, dpi: pdfDPI, strict: false)
         var xres = 0.0, yres = 0.0
         kv_resolution(handle.pointer, &xres, &yres)
         var dpi = (x: xres * 25.4, y: yres * 25.4)
@@ -57,16 +57,15 @@ extension ImageSource {
 
     /// The upright page as people see it (`kv_to_display8`: EXIF orientation applied, alpha flattened onto
     /// white, 8-bit; one band for a grey source, three otherwise; then turned back from `turn`), scaled down so
-    /// that its longer side is at most `maxSide` (JPEGs shrunk while decoding). Orientations 3 and 4, and a page
-    /// turned back, ask for rows out of order, which a top-to-bottom decoder refuses ("out of order read"): such a
-    /// page is opened for random access (libvips holds it decoded, at the shrunk size). Throws `ImageError` naming
-    /// the file.
+    /// that its longer side is at most `maxSide` (JPEGs shrunk while decoding). A page whose rows are wanted out of
+    /// order (`needsRandomAccess`: orientations 3–8, a page turned back) is opened for random access. Throws
+    /// `ImageError` naming the file.
     package func displayImage(maxSide: Int? = nil) throws -> VipsHandle {
         let scale = maxSide.map { min(1, Double($0) / Double(max(width, height))) } ?? 1
         let target = (Int((Double(width) * scale).rounded()), Int((Double(height) * scale).rounded()))
         let shrink = scale < 1 ? Self.shrinkFactor(from: (width, height), to: target, loader: loader) : 1
-        let raw = try origin.open(name: name, page: page, shrink: shrink, dpi: pdfDPI, strict: !acceptsDamagedData,
-                                  randomAccess: turn != .upright || kv_needs_row_reversal(Int32(orientation)) != 0)
+        let raw = try origin.open(name: name, page: directory, shrink: shrink, dpi: pdfDPI, strict: !acceptsDamagedData,
+                                  randomAccess: needsRandomAccess)
         let display = try raw.apply(displayError) { kv_to_display8($0, $1) }
         let turns = 4 - turn.quarterTurns  // turned back: clockwise by what the page was turned counter-clockwise
         let upright = turn == .upright ? display : try display.apply(displayError) { kv_rotate_quarters($0, Int32(turns), $1) }
@@ -76,6 +75,13 @@ extension ImageSource {
                       ResizeKernel.lanczos3.rawValue, out)
         }
     }
+
+    /// Whether the page as people see it asks for the decoded rows out of order: any EXIF orientation that turns
+    /// or flips the rows (3–8: a quarter turn reads each output row from every input row, a vertical flip reads the
+    /// last row first), or a page turned back. A top-to-bottom decoder refuses that ("out of order read", issue 25),
+    /// so such a page is opened for random access: libvips then holds it decoded once (at the shrunk size), as the
+    /// page the engine decoded to read it; no second decode.
+    package var needsRandomAccess: Bool { turn != .upright || orientation >= 3 }
 
     /// `displayImage(maxSide:)` encoded as `encoding`.
     package func encodedDisplay(_ encoding: DisplayEncoding, maxSide: Int? = nil) throws -> Data {

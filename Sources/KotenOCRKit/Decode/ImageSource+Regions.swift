@@ -17,7 +17,7 @@ extension ImageSource {
             return clamped.map { $0.isEmpty ? RGBImage(width: 0, height: 0)
                 : whole.cropped(x: $0.x1, y: $0.y1, width: $0.width, height: $0.height) }
         }
-        let raw = try origin.open(name: name, page: page, shrink: 1, dpi: pdfDPI, strict: !acceptsDamagedData)
+        let raw = try origin.open(name: name, page: directory, shrink: 1, dpi: pdfDPI, strict: !acceptsDamagedData)
         let background = alphaBackground.map(Int32.init) ?? -1
         let stored = try raw.apply(describe) { img, out in kv_to_rgb8(img, 0, background, out) }
         let map = UprightMap(orientation: orientation, storedWidth: stored.width, storedHeight: stored.height)

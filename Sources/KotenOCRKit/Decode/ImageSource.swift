@@ -53,6 +53,9 @@ public struct ImageSource: Sendable {
     /// Read the image even when its decoder reports damaged data (only truncation fails).
     public let acceptsDamagedData: Bool
     let origin: ImageOrigin
+    /// What libvips' loader takes as the page: `page`, except in a TIFF whose chain also holds a pyramid's reduced
+    /// levels (`ImageOrigin.pages`), where it is the page's directory in the chain.
+    let directory: Int
 
     var path: String { name }
 
@@ -115,6 +118,7 @@ public struct ImageSource: Sendable {
         url = URL(fileURLWithPath: name)
         self.name = name
         page = 0
+        directory = 0
         pageCount = 1
         self.width = width
         self.height = height
@@ -147,9 +151,13 @@ public struct ImageSource: Sendable {
             throw ImageError.tooLarge(path: name, width: Int(declared.width), height: Int(declared.height), limit: maxPixels)
         }
         let paged = kv_loader_is_paged(loaderName) != 0
+        // A TIFF's pages are its full-resolution directories (a pyramid's reduced levels are not pages).
+        let tiff = loader == "tiffload" ? origin.tiffPages(page: page) : nil
+        if let tiff, tiff.directory == nil { throw ImageError.noSuchPage(path: name, page: page, pageCount: tiff.count) }
+        directory = tiff?.directory ?? page
         let handle: VipsHandle
         do {
-            handle = try origin.open(name: name, page: page, shrink: 1, dpi: pdfDPI, strict: !acceptsDamagedData)
+            handle = try origin.open(name: name, page: directory, shrink: 1, dpi: pdfDPI, strict: !acceptsDamagedData)
         } catch where paged && page > 0 {
             // A loader may refuse a page past the end outright: say so when the first page tells the count.
             let first = try origin.open(name: name, page: 0, shrink: 1, dpi: pdfDPI, strict: !acceptsDamagedData)
@@ -157,7 +165,7 @@ public struct ImageSource: Sendable {
             if page >= count { throw ImageError.noSuchPage(path: name, page: page, pageCount: count) }
             throw error
         }
-        pageCount = paged ? Int(kv_n_pages(handle.pointer)) : 1
+        pageCount = tiff?.count ?? (paged ? Int(kv_n_pages(handle.pointer)) : 1)
         if page >= pageCount { throw ImageError.noSuchPage(path: name, page: page, pageCount: pageCount) }
         orientation = Int(kv_orientation(handle.pointer))
         let swap = orientation >= 5
@@ -198,6 +206,7 @@ public struct ImageSource: Sendable {
         let loaderName = try origin.loader(name: file.display)
         guard kv_loader_is_paged(loaderName) != 0 else { return 1 }
         let handle = try origin.open(name: file.display, page: 0, shrink: 1, dpi: 72, strict: !acceptsDamagedData)
+        if ImageSource.shortLoaderName(loaderName) == "tiffload", let tiff = origin.tiffPages(page: 0) { return tiff.count }
         return Int(kv_n_pages(handle.pointer))
     }
 
@@ -290,7 +299,7 @@ public struct ImageSource: Sendable {
     /// The page as libvips gives it top to bottom: upright but for the vertical flip of orientations 3 and 4
     /// (`reverseRowsIfNeeded`), 8-bit RGB, alpha composited onto `alphaBackground` or dropped.
     private func uprightHandle(shrink: Int) throws -> VipsHandle {
-        let raw = try origin.open(name: name, page: page, shrink: shrink, dpi: pdfDPI, strict: !acceptsDamagedData)
+        let raw = try origin.open(name: name, page: directory, shrink: shrink, dpi: pdfDPI, strict: !acceptsDamagedData)
         let background = alphaBackground.map(Int32.init) ?? -1
         return try raw.apply(describe) { img, out in kv_to_rgb8(img, 1, background, out) }
     }

@@ -25,14 +25,16 @@ struct BatchCLITests {
         return Tree(root: root, extra: extra)
     }
 
-    @Test("--input-list - with --recursive and --pages 2-3: subfolders mirrored, hidden skipped, pages selected")
+    @Test("--input-list - with --recursive and --pages 2-3: subfolders mirrored, hidden skipped, pages selected; a single image has no page 2")
     func listRecursivePages() throws {
         let tree = try Self.tree.get()
         let output = try TestPaths.temporaryDirectory("batch-cli-out")
         let run = try runCLI(try BatchFixtures.cliArguments(["--input-list", "-", "-r", "--pages", "2-3", "--output", output.path]),
                              stdin: tree.list)
-        #expect(run.status == 0, "\(run.stderr)")
-        let stems = ["book_p0002", "book_p0003", "vol2/1", "vol10/1", "extra"]
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").filter { $0.hasSuffix(": --pages asks for page 2, but the file has 1 page") }.count == 3,
+                "\(run.stderr)")
+        let stems = ["book_p0002", "book_p0003"]
         #expect(Set(try BatchFixtures.snapshot(output).keys) == Set(stems.flatMap { ["\($0).txt", "\($0).json"] }))
         let page = try JSONDecoder().decode(PageResult.self, from: Data(contentsOf: output.appendingPathComponent("book_p0003.json")))
         #expect(page.source.page == 3 && page.source.pageCount == 3)
@@ -58,15 +60,30 @@ struct BatchCLITests {
     @Test("standard output: pages in natural order, JSON one line per page, text separated by form feeds")
     func naturalOrderOnStdout() throws {
         let tree = try Self.tree.get()
-        let run = try runCLI(try BatchFixtures.cliArguments(["-r", "--pages", "3", "--format", "json", tree.root.path, tree.extra.path]))
+        let run = try runCLI(try BatchFixtures.cliArguments(["-r", "--pages", "1", "--format", "json", tree.root.path, tree.extra.path]))
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stdout.contains("\u{0C}"))
         let pages = try run.stdout.split(separator: "\n").map { try JSONDecoder().decode(PageResult.self, from: Data($0.utf8)) }
-        let text = try runCLI(try BatchFixtures.cliArguments(["-r", "--pages", "3", tree.root.path, tree.extra.path]))
+        let text = try runCLI(try BatchFixtures.cliArguments(["-r", "--pages", "1", tree.root.path, tree.extra.path]))
         #expect(text.stdout.split(separator: "\u{0C}", omittingEmptySubsequences: false).count == 4)
         #expect(pages.map { "\(URL(fileURLWithPath: $0.source.path).lastPathComponent)#\($0.source.page)" }
-                == ["book.tif#3", "1.png#1", "1.png#1", "extra.png#1"])
+                == ["book.tif#1", "1.png#1", "1.png#1", "extra.png#1"])
         #expect(pages[1].source.path.hasSuffix("/vol2/1.png") && pages[2].source.path.hasSuffix("/vol10/1.png"))
+    }
+
+    @Test("--pages 5 on a single image: exit 1 with the message a 3-page TIFF gets, nothing read (issue 25)")
+    func pagesPastSingleImage() throws {
+        let folder = try TestPaths.temporaryDirectory("batch-cli-pages-single")
+        let png = try BatchFixtures.writePages(4..<5, to: folder, lines: true, name: { _ in "single.png" })[0]
+        let tiff = folder.appendingPathComponent("book.tif")
+        try ImageWriter.saveMultiPageTIFF([2, 3, 4].map { try BatchFixtures.line($0) }, to: tiff)
+        let single = try runCLI(try BatchFixtures.cliArguments(["-q", "--pages", "5", png.path]))
+        #expect(single.status == 1)
+        #expect(single.stdout.isEmpty)
+        #expect(single.stderrLines == ["koten-ocr: \(png.path): --pages asks for page 5, but the file has 1 page"])
+        let book = try runCLI(try BatchFixtures.cliArguments(["-q", "--pages", "5", tiff.path]))
+        #expect(book.status == 1)
+        #expect(book.stderrLines == ["koten-ocr: \(tiff.path): --pages asks for page 5, but the file has 3 pages"])
     }
 
     @Test("two inputs that would write the same results: exit 2 naming both, nothing written")

@@ -83,17 +83,21 @@ struct BatchUnitTests {
         #expect(try BatchPlan.prepare([folder.path], options: BatchOptions(formats: [.txt])).tasks.count == 2)
     }
 
-    @Test("a --pages selection past the end fails that input, naming it; other inputs are planned")
+    @Test("a --pages selection past the end fails that input, naming it, a single image as a TIFF; other inputs are planned")
     func pagesPastEnd() throws {
         let folder = try TestPaths.temporaryDirectory("batch-past-end")
         let page = RGBImage(width: 8, height: 8)
         try ImageWriter.saveMultiPageTIFF([page, page, page], to: folder.appendingPathComponent("book.tif"))
         try ImageWriter.save(page, to: folder.appendingPathComponent("single.png"))
         let plan = try BatchPlan.prepare([folder.path], options: try { var o = BatchOptions(formats: [.txt]); o.pages = try PageSelection(parsing: "2,4"); return o }())
-        #expect(plan.failures.map(\.description) == ["\(folder.path)/book.tif: --pages asks for page 4, but the file has 3 pages"])
-        #expect(plan.tasks.map(\.key) == ["single.png#1"])
-        let two = try BatchPlan.prepare([folder.path], options: try { var o = BatchOptions(formats: [.txt]); o.pages = try PageSelection(parsing: "2-3"); return o }())
-        #expect(two.tasks.map(\.key) == ["book.tif#2", "book.tif#3", "single.png#1"])
+        #expect(plan.failures.map(\.description) == ["\(folder.path)/book.tif: --pages asks for page 4, but the file has 3 pages",
+                                                     "\(folder.path)/single.png: --pages asks for page 2, but the file has 1 page"])
+        #expect(plan.tasks.isEmpty)
+        let two = try BatchPlan.prepare([folder.path], options: try { var o = BatchOptions(formats: [.txt]); o.pages = try PageSelection(parsing: "1-3"); return o }())
+        #expect(two.tasks.map(\.key) == ["book.tif#1", "book.tif#2", "book.tif#3"])
+        #expect(two.failures.map(\.description) == ["\(folder.path)/single.png: --pages asks for page 2, but the file has 1 page"])
+        let first = try BatchPlan.prepare([folder.path], options: try { var o = BatchOptions(formats: [.txt]); o.pages = try PageSelection(parsing: "1"); return o }())
+        #expect(first.tasks.map(\.key) == ["book.tif#1", "single.png#1"] && first.failures.isEmpty)
     }
 
     @Test("manifest: the last record of a page wins, a line cut off by a kill is skipped and closed before appending")

@@ -9,13 +9,16 @@ enum HeadlessBrowser {
     }
 
     /// One line of the page as the browser lays it out: its box (from `data-box`, in CSS pixels), where its text
-    /// is (the range of its text), the element found at the box's middle, and its text.
+    /// is (the range of its text), the element found at the box's middle, and its text; and where each of its
+    /// characters is selected (the bounding rectangle of a range over that character, in page pixels: what a
+    /// selection or a search highlights).
     struct Line: Decodable {
         let id: String
         let text: String
         let box: Rect
         let textRect: Rect
         let hit: String?
+        let characters: [Rect]
     }
 
     private static let probe = """
@@ -33,7 +36,19 @@ enum HeadlessBrowser {
         range.selectNodeContents(line.querySelector(".text"));
         const r = range.getBoundingClientRect();
         const hit = document.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
-        return {id: line.id, text: range.toString(), box,
+        const characters = [];
+        const walker = document.createTreeWalker(line.querySelector(".text"), NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (let i = 0; i < node.length; i++) {
+            const one = document.createRange();
+            one.setStart(node, i);
+            one.setEnd(node, i + 1);
+            const c = one.getBoundingClientRect();
+            characters.push({left: (c.left - image.left) / scale, top: (c.top - image.top) / scale,
+                             right: (c.right - image.left) / scale, bottom: (c.bottom - image.top) / scale});
+          }
+        }
+        return {id: line.id, text: range.toString(), box, characters,
                 textRect: {left: r.left, top: r.top, right: r.right, bottom: r.bottom},
                 hit: hit && hit.closest(".line") ? hit.closest(".line").id : null};
       });

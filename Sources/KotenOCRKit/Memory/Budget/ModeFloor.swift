@@ -22,10 +22,14 @@ extension ModelStore {
         /// The floor in bytes.
         public var bytes: Int { baselineBytes + weightBytes + activationBytes + inputBytes + headroomBytes }
 
-        public var description: String {
-            "\(formatBytes(bytes)) (runtime baseline \(formatBytes(baselineBytes)) + its largest stage, \(model): "
+        public var description: String { "\(formatBytes(bytes)) (\(parts))" }
+
+        /// What the floor is made of: "runtime baseline … + its largest stage, <model>: … weights + … activations +
+        /// … input, + … headroom".
+        public var parts: String {
+            "runtime baseline \(formatBytes(baselineBytes)) + its largest stage, \(model): "
                 + "\(formatBytes(weightBytes)) weights + \(formatBytes(activationBytes)) activations + \(formatBytes(inputBytes)) input, "
-                + "+ \(formatBytes(headroomBytes)) headroom)"
+                + "+ \(formatBytes(headroomBytes)) headroom"
         }
     }
 }

@@ -34,8 +34,9 @@ public enum ModelStoreError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .belowFloor(let floor, let budget):
-            return "mode \(floor.mode) cannot read a page in \(formatBytes(budget)): its floor is \(floor); "
-                + "raise --memory-budget to at least \(formatBytes(floor.bytes))"
+            // The floor and what to do first, the floor's parts after (issue 25: the line is long).
+            return "mode \(floor.mode) needs a memory budget of at least \(formatBytes(floor.bytes)) (its floor), "
+                + "not \(formatBytes(budget)): raise --memory-budget to at least \(formatBytes(floor.bytes)). The floor: \(floor.parts)"
         case .budgetTooSmall(let mode, let needed, let budget):
             return "mode \(mode) needs about \(formatBytes(needed)) (what is resident, the next model's weights or "
                 + "activations, and headroom for page buffers) but the memory budget is \(formatBytes(budget)); raise --memory-budget"

@@ -3,8 +3,9 @@ import Foundation
 /// `html` (`<stem>.html`): one self-contained page — the page image embedded as a data URI (a JPEG, PNG, WebP or
 /// GIF file as it is when it needs no turn, EXIF or `PageResult.rotation`, otherwise the upright page as JPEG),
 /// each line's text laid over
-/// its box (transparent, selectable, found by the browser's search; vertical lines in `writing-mode:
-/// vertical-rl`, fitted to the box by a few lines of script), and beside it the lines in reading
+/// the line (transparent, selectable, found by the browser's search; vertical lines in `writing-mode:
+/// vertical-rl`; a tilted line's overlay turned to the line's angle, `Placement`, issue 25; fitted to the line by a
+/// few lines of script), and beside it the lines in reading
 /// order with characters below `lowConfidence` marked. Ruby lines are outlined but carry no text. Written as
 /// text: HTML is not XML, so Foundation's XML tree does not serialise it. docs/formats.md, "html".
 enum PageHTML {
@@ -19,13 +20,15 @@ enum PageHTML {
         var overlay = "", list = ""
         for line in lines {
             let b = line.box
-            func percent(_ value: Int, of total: Int) -> String { FormatNumber.decimal(100 * Double(value) / Double(max(1, total))) }
-            let size = percent(line.isVertical ? b.width : b.height, of: width)
+            func percent(_ value: Double, of total: Int) -> String { FormatNumber.decimal(100 * value / Double(max(1, total))) }
+            let place = Placement(line)
             let classes = "line " + (line.isVertical ? "v" : "h") + (line.line.kind == "ruby" ? " ruby" : "")
             let text = line.line.kind == "ruby" ? "" : marked(line)
+            let turn = place.degrees == 0 ? "" : "transform:rotate(\(FormatNumber.decimal(place.degrees, digits: 2))deg);"
             overlay += "<div class=\"\(classes)\" id=\"\(line.id)\" data-box=\"\(b.x) \(b.y) \(b.width) \(b.height)\" "
-                + "style=\"left:\(percent(b.x, of: width))%;top:\(percent(b.y, of: height))%;"
-                + "width:\(percent(b.width, of: width))%;height:\(percent(b.height, of: height))%;--size:\(size)\">"
+                + "style=\"left:\(percent(place.left, of: width))%;top:\(percent(place.top, of: height))%;"
+                + "width:\(percent(place.width, of: width))%;height:\(percent(place.height, of: height))%;\(turn)"
+                + "--size:\(percent(place.thickness, of: width))\">"
                 + "<span class=\"text\">\(text)</span></div>\n"
             let confidence = line.line.confidence.map { " <small>\(Int((Double($0) * 100).rounded()))%</small>" } ?? ""
             list += "<li value=\"\(line.number)\" class=\"\(line.isVertical ? "v" : "h")\"><a href=\"#\(line.id)\">"
@@ -65,6 +68,42 @@ enum PageHTML {
 
         """
         return Data(html.utf8)
+    }
+
+    /// Where a line's overlay goes (page pixels): the line's own rectangle, level, centred where the line is, and
+    /// the angle that turns it onto the line (CSS `rotate`, clockwise on the page). A horizontal line runs from its
+    /// outline's corner 0 to 1 (and 3 to 2), a vertical one from 0 to 3 (and 1 to 2): its angle is that of its
+    /// reading direction from the page's (right, or down). An outline that is the box itself, or not four corners,
+    /// is the box, level.
+    struct Placement: Equatable {
+        var left, top, width, height: Double
+        /// Clockwise degrees; 0 for a level line.
+        var degrees: Double
+        /// Across the line (its height when horizontal, width when vertical): what the text's size follows.
+        var thickness: Double
+
+        init(_ line: FormatLine) {
+            let b = line.box
+            let c = line.corners
+            guard c.count == 4, !line.outlineIsBox else {
+                (left, top, width, height, degrees) = (Double(b.x), Double(b.y), Double(b.width), Double(b.height), 0)
+                thickness = Double(line.isVertical ? b.width : b.height)
+                return
+            }
+            func distance(_ p: (x: Double, y: Double), _ q: (x: Double, y: Double)) -> Double { hypot(q.x - p.x, q.y - p.y) }
+            // Along the reading direction: the mean of the outline's two long sides, and its direction.
+            let (start, end, otherStart, otherEnd) = line.isVertical ? (c[0], c[3], c[1], c[2]) : (c[0], c[1], c[3], c[2])
+            let along = (distance(start, end) + distance(otherStart, otherEnd)) / 2
+            let across = (distance(start, otherStart) + distance(end, otherEnd)) / 2
+            let dx = end.x - start.x + otherEnd.x - otherStart.x, dy = end.y - start.y + otherEnd.y - otherStart.y
+            var angle = atan2(dy, dx) * 180 / .pi - (line.isVertical ? 90 : 0)
+            angle = angle > 180 ? angle - 360 : angle < -180 ? angle + 360 : angle
+            let centre = (x: c.map(\.x).reduce(0, +) / 4, y: c.map(\.y).reduce(0, +) / 4)
+            let (w, h) = line.isVertical ? (across, along) : (along, across)
+            (left, top, width, height) = (centre.x - w / 2, centre.y - h / 2, w, h)
+            degrees = abs(angle) < 0.05 ? 0 : angle
+            thickness = across
+        }
     }
 
     /// The line's text, HTML-escaped, with each character below `lowConfidence` in `<mark class="low">`.
