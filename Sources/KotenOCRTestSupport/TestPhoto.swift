@@ -17,7 +17,11 @@ public enum TestPhoto {
     /// `orientation` (1–8) and the pixels that orientation turns upright (`ImageWriter.saveOriented`).
     /// Throws `ImageError`.
     public static func make(from source: URL, to url: URL, orientation: Int, longSide: Int) throws {
-        let page = try ImageSource(url: source).decode()
+        try make(try ImageSource(url: source).decode(), to: url, orientation: orientation, longSide: longSide)
+    }
+
+    /// `make(from:to:orientation:longSide:)` of a page in memory.
+    public static func make(_ page: RGBImage, to url: URL, orientation: Int, longSide: Int) throws {
         let uprightW = longSide * 3 / 4, uprightH = longSide
         // Fit the page into the frame with a margin, as a photo of a book page would show it.
         let scale = min(Double(uprightW) * 0.92 / Double(page.width), Double(uprightH) * 0.92 / Double(page.height))

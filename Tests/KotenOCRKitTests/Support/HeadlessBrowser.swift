@@ -86,9 +86,32 @@ enum HeadlessBrowser {
         return try JSONDecoder().decode([Line].self, from: Data(json.utf8))
     }
 
-    /// A screenshot of `file` (1400×1000 CSS pixels) written to `png`.
-    static func screenshot(of file: URL, to png: URL) throws {
-        let result = try chromium(["--screenshot=\(png.path)", file.absoluteString])
+    /// Selects the text laid over the page (`#page`), as a reader dragging across it would.
+    private static let selectPage = """
+    <script>
+    window.addEventListener("load", () => {
+      const texts = document.querySelectorAll("#page .line .text");
+      if (texts.length === 0) return;
+      const range = document.createRange();  // from the first line's text to the last's: not the image before them
+      range.setStartBefore(texts[0]);
+      range.setEndAfter(texts[texts.length - 1]);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+    });
+    </script>
+    """
+
+    /// A screenshot of `file` (1400×1000 CSS pixels) written to `png`; with `selectingText`, of a copy in which the
+    /// text over the page is selected (the selection's colour shows where it lies).
+    static func screenshot(of file: URL, to png: URL, selectingText: Bool = false) throws {
+        var page = file
+        if selectingText {
+            page = try TestPaths.temporaryDirectory("html-selected").appendingPathComponent("page.html")
+            var data = try Data(contentsOf: file)
+            data.append(Data(selectPage.utf8))
+            try data.write(to: page)
+        }
+        let result = try chromium(["--screenshot=\(png.path)", page.absoluteString])
         try #require(FileManager.default.fileExists(atPath: png.path), "no screenshot: \(result.stderr.suffix(500))")
     }
 }

@@ -6,25 +6,27 @@ import Testing
 /// Phone photos in every format at once (issue 25): JPEGs of one page stored as a phone stores them, with each EXIF
 /// orientation 1–8 (`TestPhoto.make`), at 800 px and at 12 MP, read by one CLI run over their folder with
 /// `-f txt,json,alto,page,hocr,pdf,viz,html`. Every page has all eight files, each valid, and the pictures (html's,
-/// viz) show the page upright. The 12 MP photos are those of the orientations that turn the page (3, 6 and 8: a
-/// flip of the rows, a quarter turn each way) and the plain one (1); the 800 px ones cover all eight.
+/// viz) show the page upright. The 800 px photos cover all eight orientations; the 12 MP ones those whose pages
+/// were failing (6 and 8, a quarter turn each way: every phone photo held upright) and the flip of the rows (3).
+/// The page is three lines of scaned0.png, so that the twelve pages read in a short time.
 @Suite("Phone photos of every EXIF orientation in every format")
 struct PhotoFormatsTests {
-    static let page = "ndlocr-lite-rs/scaned0.png"
     static let formats = "txt,json,alto,page,hocr,pdf,viz,html"
     static let endings = [".txt", ".json", ".alto.xml", ".page.xml", ".hocr", ".pdf", ".viz.jpg", ".html"]
     /// (stem, orientation, upright long side)
     static let photos: [(stem: String, orientation: Int, longSide: Int)] =
-        (1...8).map { ("o\($0)-800", $0, 800) } + [1, 3, 6, 8].map { ("o\($0)-12mp", $0, 4032) }
+        (1...8).map { ("o\($0)-800", $0, 800) } + [3, 6, 8].map { ("o\($0)-12mp", $0, 4032) }
 
     /// The photos' folder and the CLI's output folder after one run (shared by the tests below).
     static let run: Result<(photos: URL, output: URL, stderr: String), Error> = Result {
         let folder = try TestPaths.temporaryDirectory("photo-formats")
         let photos = folder.appendingPathComponent("photos"), output = folder.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        // Three lines of print (scaned0.png is 1932×500).
+        let page = try BatchFixtures.scan.get().cropped(x: 110, y: 165, width: 760, height: 170)
         for photo in Self.photos {
-            try TestPhoto.make(from: TestPaths.image(page), to: photos.appendingPathComponent(photo.stem + ".jpg"),
-                               orientation: photo.orientation, longSide: photo.longSide)
+            try TestPhoto.make(page, to: photos.appendingPathComponent(photo.stem + ".jpg"), orientation: photo.orientation,
+                               longSide: photo.longSide)
         }
         let result = try runProcess(TestPaths.cli, ["--mode", "ppocr", "--models", try TestPaths.ppocrModels().root.path, "-q",
                                                     "-o", output.path, "-f", formats, photos.path])
@@ -63,9 +65,12 @@ struct PhotoFormatsTests {
     func uprightEverywhere() throws {
         let (photos, output, _) = try Self.run.get()
         let text = { (stem: String) in withoutWhitespace((try? String(contentsOf: output.appendingPathComponent(stem + ".txt"), encoding: .utf8)) ?? "") }
+        let reference = text("o1-800")
+        #expect(reference.count > 30, "\(reference)")
         for photo in Self.photos {
-            let reference = text("o1-\(photo.longSide == 800 ? "800" : "12mp")")
-            #expect(characterErrorRate(text(photo.stem), reference: reference) < 0.05, "\(photo.stem): \(text(photo.stem))")
+            // The same page, read at another size or from pixels stored turned (JPEG's blocks fall elsewhere): nearly
+            // the same text. A page read sideways gives another text altogether.
+            #expect(characterErrorRate(text(photo.stem), reference: reference) < 0.2, "\(photo.stem): \(text(photo.stem))")
             // What people see: the photo as its EXIF orientation shows it, small.
             let upright = try ImageSource(url: photos.appendingPathComponent(photo.stem + ".jpg")).decode(fitting: 48, 64)
             let html = try String(contentsOf: output.appendingPathComponent(photo.stem + ".html"), encoding: .utf8)

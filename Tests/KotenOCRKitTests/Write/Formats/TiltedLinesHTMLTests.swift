@@ -6,7 +6,8 @@ import Testing
 /// html's overlay of tilted lines (issue 25): each line's text is turned to the line's angle, so that what a
 /// selection or a search highlights lies on the line's pixels. The page is rendered here (libvips' text, turned:
 /// `ImageWriter.saveTextPage`) with one line at +5° and one at −8°, read by the CLI (ppocr, real models), and its
-/// html opened in headless Chromium (`HeadlessBrowser`); the screenshot is kept in `.build/test-artifacts/formats`.
+/// html opened in headless Chromium (`HeadlessBrowser`); the screenshot, the page's text selected, is kept in
+/// `.build/test-artifacts/formats`.
 @Suite("html of tilted lines")
 struct TiltedLinesHTMLTests {
     static let font = "Noto Sans CJK JP 40"
@@ -41,7 +42,7 @@ struct TiltedLinesHTMLTests {
         let html = try String(contentsOf: file, encoding: .utf8)
         #expect(html.contains("transform:rotate(") && html.contains("deg);"))
         let shot = FormatCheckers.artifacts.appendingPathComponent("tilted-lines.html.png")
-        try HeadlessBrowser.screenshot(of: file, to: shot)
+        try HeadlessBrowser.screenshot(of: file, to: shot, selectingText: true)
         print("html screenshot of tilted lines: \(shot.path)")
     }
 
