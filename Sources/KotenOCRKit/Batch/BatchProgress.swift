@@ -8,13 +8,14 @@ extension BatchEvent {
         public let total: Int
         /// Pages skipped as already done (`--resume`).
         public let alreadyDone: Int
-        /// Pages read and written.
+        /// Pages read and written in every format.
         public internal(set) var read = 0
-        /// Pages read in which no line was found (counted in `read` too).
+        /// Pages read in which no line was found (counted in `read`, or in `failedPages` when a format failed).
         public internal(set) var pagesWithoutLines = 0
-        /// Pages that failed.
+        /// Pages that failed, or some of whose formats did (their other files are written).
         public internal(set) var failedPages = 0
-        /// Failure lines reported (failed pages plus inputs that could not be read at all).
+        /// Failure lines reported (failed pages, one per failed format of a page, plus inputs that could not be
+        /// read at all).
         public internal(set) var failures = 0
         /// When the run started reading.
         public let startedAt: Date

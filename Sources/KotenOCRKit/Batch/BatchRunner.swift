@@ -18,7 +18,8 @@ public enum BatchEvent: Sendable {
     /// The page being read: how many lines it has, how many are read (once when they are found, then after
     /// each line).
     case linesRead(PageTask, LineProgress, Progress)
-    /// A page was read (and, with an output directory, its results written and recorded).
+    /// A page was read (and, with an output directory, its results written and recorded). A format that failed on
+    /// it is not among the results: a `.failed` naming the format follows, and the page counts as failed.
     case pageRead(PageTask, [RenderedResult], Progress)
     /// Right after `pageRead` for a page in which no line was found (its text outputs are empty). Not a
     /// failure (blank pages exist), but never silent: the CLI names each such page on standard error.
