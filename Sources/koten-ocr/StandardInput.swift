@@ -38,7 +38,15 @@ enum StandardInput {
                 do {
                     let source = page == first.page ? first : try engine.open(data, name: name, page: page)
                     let result = try await engine.read(source)
-                    for format in formats { output.write(format, try format.renderForStream(result, image: source)) }
+                    // Each format's failure is its own (issue 25): the page's other formats are still written.
+                    for format in formats {
+                        do {
+                            output.write(format, try format.renderForStream(result, image: source))
+                        } catch {
+                            stderrLine("koten-ocr: \(where_): format \(format.rawValue): \(reason(error))")
+                            status = 1
+                        }
+                    }
                 } catch {
                     stderrLine("koten-ocr: \(where_): \(reason(error))")
                     status = 1
