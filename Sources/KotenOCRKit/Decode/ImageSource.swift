@@ -7,7 +7,8 @@ import Foundation
 ///
 /// Formats: whatever Debian's libvips 8.14 reads — JPEG, PNG (8/16-bit, grey, alpha, palette), TIFF
 /// (multi-page, 1-bit), WebP, GIF, HEIC, JPEG 2000, BMP (via the magick loader), PDF (rendered at `pdfDPI`).
-/// Pages are TIFF pages, PDF pages and HEIF images; an animated GIF or WebP is one page, its first frame (its
+/// Pages are TIFF pages (its full-resolution directories: a tiled pyramid's reduced-resolution levels, marked in
+/// NewSubfileType or held in SubIFDs, are no pages, issue 25), PDF pages and HEIF images; an animated GIF or WebP is one page, its first frame (its
 /// frames are moments of one picture, not pages: a 3000-frame GIF is not 3000 pages, issue 17).
 /// The pixel limit is checked on the header before any pixel buffer exists, for every format (BMP's header
 /// is read by `kv_bmp_size`, as ImageMagick would decode the image to learn its size).
