@@ -1,0 +1,174 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import KotenOCRKit
+
+/// The web app at `/` of `koten-ocr serve` (docs/serve.md, "The web app"), driven in Debian's headless Chromium by
+/// `scripts/webapp-browser.py` (the DevTools protocol on a pipe) against the real server on 127.0.0.1 with an
+/// ephemeral port. Screenshots are kept in `.build/test-artifacts/serve/webapp/`.
+@Suite("serve: the web app in headless Chromium")
+struct WebAppBrowserTests {
+    /// What the driver reports (see the script).
+    struct Report: Decodable {
+        struct Rect: Decodable {
+            let left, top, right, bottom: Double
+            func contains(_ x: Double, _ y: Double, slack: Double) -> Bool {
+                x >= left - slack && x <= right + slack && y >= top - slack && y <= bottom + slack
+            }
+        }
+        struct Line: Decodable {
+            let id: String
+            let line: Int
+            let text: String
+            let lang: String
+            let box: Rect
+            let textRect: Rect
+            let hit: String?
+        }
+        struct Page: Decodable {
+            let n: Int
+            let state: String
+            let lines: [Line]
+            let list: [String]
+            let listLang: String?
+            let downloads: [String]?
+        }
+        struct Download: Decodable { let path: String; let bytes: Int }
+        let screenshots: [String]
+        let focusOrder: [String]
+        let dropFocusOutline: String
+        let lang: [String: String]
+        let dropLabelJa: String
+        let resources: [String]
+        let chooserOpenedByEnter: Bool
+        let progressStatus: String?
+        let job: String
+        let state: String
+        let status: String
+        let statusEn: String
+        let pages: [Page]
+        let jobDownloads: [String]
+        let download: Download
+    }
+
+    @Test("scaned0.png and a two-page PDF chosen through the page's file input (Tab to the drop zone, Enter): every page shown read, a line's text at its box, the job's PDF downloaded and read by pdftotext; screenshots kept",
+          .timeLimit(.minutes(5)))
+    func uploadReadDownload() async throws {
+        let folder = try TestPaths.temporaryDirectory("webapp")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pdf = folder.appendingPathComponent("two-pages.pdf")
+        try BatchFixtures.pdf(ofCrops: [9, 26], scratch: folder).write(to: pdf)
+        let png = TestPaths.packageRoot.appendingPathComponent("samples/scaned0.png")
+
+        let server = try ServedApp(workDirectory: folder.appendingPathComponent("work"))
+        defer { server.stop() }
+        let artifacts = TestPaths.packageRoot.appendingPathComponent(".build/test-artifacts/serve/webapp")
+        try? FileManager.default.removeItem(at: artifacts)
+        let script = TestPaths.packageRoot.appendingPathComponent("scripts/webapp-browser.py")
+        let run = try runProcess(try FormatCheckers.tool("python3"),
+                                 [script.path, "--url", server.url.absoluteString, "--out", artifacts.path, png.path, pdf.path])
+        print("web app screenshots: \(artifacts.path)")
+        try #require(run.status == 0, "the driver failed: \(run.stderr.suffix(2000))")
+        let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
+
+        // Self-contained: the page and everything it loaded came from the server.
+        #expect(report.resources.count >= 3)
+        #expect(report.resources.allSatisfy { $0.hasPrefix(server.url.absoluteString) }, "\(report.resources)")
+        // Keyboard and languages.
+        #expect(report.focusOrder.last == "drop" && report.focusOrder.count <= 3, "focus order: \(report.focusOrder)")
+        #expect(report.dropFocusOutline != "none")
+        #expect(report.chooserOpenedByEnter)
+        #expect(report.lang == ["initial": "en", "switched": "ja", "back": "en"])
+        #expect(report.dropLabelJa.contains("ドロップ"))
+        #expect(report.status.contains("3") && report.statusEn.hasPrefix("Done"), "\(report.status) / \(report.statusEn)")
+
+        // Every page read and shown: the image, its lines over it, the list beside it, the downloads.
+        #expect(report.state == "done")
+        #expect(report.pages.map(\.n) == [1, 2, 3])
+        #expect(report.pages.allSatisfy { $0.state == "done" && !$0.lines.isEmpty && $0.listLang == "ja" })
+        #expect(report.pages.allSatisfy { ($0.downloads ?? []).sorted() == ["alto", "hocr", "html", "json", "page", "pdf", "txt"] })
+        #expect(report.jobDownloads.sorted() == ["alto", "hocr", "html", "json", "page", "pdf", "txt"])
+
+        // Page 1 against the server's own JSON for it: each body line's text over it, in reading order beside it.
+        let json = try await server.json("v1/jobs/\(report.job)/pages/1?format=json")
+        let lines = (json["lines"] as? [[String: Any]] ?? []).filter { $0["kind"] == nil && $0["lowConfidence"] == nil }
+        let texts = lines.compactMap { $0["text"] as? String }
+        let page = try #require(report.pages.first)
+        try #require(texts.count > 3, "scaned0.png read with too few lines: \(texts)")
+        #expect(page.list == texts)
+        #expect(page.lines.map(\.text) == texts)
+        #expect(page.lines.allSatisfy { $0.lang == "ja" })
+        // A line's text at its box: the longest line, found at its box's middle, its text laid over the box.
+        let longest = try #require(page.lines.max { $0.text.count < $1.text.count })
+        #expect(longest.hit == longest.id, "at the middle of \(longest.id)'s box: \(longest.hit ?? "nothing")")
+        let t = longest.textRect
+        #expect(longest.box.contains(t.left, t.top, slack: 3) && longest.box.contains(t.right, t.bottom, slack: 3),
+                "text of \(longest.id) at (\(t.left), \(t.top))–(\(t.right), \(t.bottom)), its box (\(longest.box.left), \(longest.box.top))–(\(longest.box.right), \(longest.box.bottom))")
+        let hits = page.lines.filter { $0.hit == $0.id }.count
+        #expect(hits * 10 >= page.lines.count * 9, "\(hits) of \(page.lines.count) lines found at their box's middle")
+
+        // The job's PDF, downloaded through the page's link: three pages, page 1 searchable with its lines' text.
+        let downloaded = URL(fileURLWithPath: report.download.path)
+        #expect(try FormatCheckers.run("qpdf", ["--check", downloaded.path]).status == 0)
+        let pdfPages = try pdfText(downloaded).split(separator: "\u{0C}", omittingEmptySubsequences: false)
+            .filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        #expect(pdfPages.count == 3)
+        let first = try pdfText(downloaded, page: 1)
+        #expect(characterErrorRate(withoutWhitespace(first), reference: withoutWhitespace(texts.joined())) <= 0.01, "\(first)")
+
+        // The screenshots: empty (en, ja), progress, results (ja, en).
+        let names = report.screenshots.map { URL(fileURLWithPath: $0).lastPathComponent }
+        #expect(names == ["01-empty-en.png", "02-empty-ja.png", "03-progress-ja.png", "04-result-ja.png", "05-result-en.png"])
+        #expect(report.screenshots.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+    }
+}
+
+/// `koten-ocr serve --port 0` on 127.0.0.1 with the PP-OCRv5 models and its own work directory; its address read
+/// from the line it prints. Stopped (SIGTERM, then waited for) by `stop`.
+final class ServedApp: @unchecked Sendable {
+    let process = Process()
+    let url: URL
+
+    init(workDirectory: URL) throws {
+        try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
+        process.executableURL = TestPaths.cli
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--mode", "ppocr",
+                             "--models", try TestPaths.ppocrModels().root.path, "--work-dir", workDirectory.path]
+        var env = ProcessInfo.processInfo.environment
+        env["KOTEN_OCR_STATE_DIR"] = testStateDirectory.path
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.standardError
+        try process.run()
+        // The first line names the address (the models load first; bounded by the process: it exits on failure).
+        var buffer = Data()
+        while !buffer.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+        }
+        let line = String(decoding: buffer, as: UTF8.self)
+        guard let start = line.range(of: "http://"),
+              let address = line[start.lowerBound...].split(separator: " ").first, let url = URL(string: String(address)) else {
+            process.terminate()
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "koten-ocr serve printed no address: \(line)"])
+        }
+        self.url = url
+    }
+
+    /// GET `path` (relative to the server's address) as a JSON object.
+    func json(_ path: String) async throws -> [String: Any] {
+        let target = try #require(URL(string: path, relativeTo: url))
+        let (data, response) = try await URLSession.shared.data(from: target)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200, "GET \(path)")
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}

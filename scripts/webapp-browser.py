@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Drives the web app of `koten-ocr serve` in Debian's headless Chromium over the DevTools protocol (CDP) on a
+pipe (`--remote-debugging-pipe`: JSON messages ended by NUL on file descriptors 3 and 4; standard library only,
+no port, no network beyond the app's own loopback address). Used by Tests/KotenOCRKitTests/Serve/WebAppBrowserTests.
+
+It opens the app, reaches the drop zone with Tab and opens the file chooser with Enter, gives the chooser (the
+page's real <input type=file>) the files, waits until every page of the job is read and shown, reads where each
+line's text is laid out over the page image, downloads the job's PDF through the page's link, and keeps
+screenshots (empty page in en and ja, progress, results in ja and en). Prints one JSON object on standard output;
+whatever goes wrong ends it with a one-line message on standard error and exit status 1. Every wait is bounded.
+
+Usage: webapp-browser.py --url http://127.0.0.1:PORT/ --out DIR [--timeout 90] FILE...
+"""
+import argparse, base64, json, os, select, shutil, subprocess, sys, tempfile, time
+
+
+class Browser:
+    def __init__(self, profile, width=1400, height=1000):
+        r_cmd, w_cmd = os.pipe()   # we write commands, Chromium reads them on fd 3
+        r_evt, w_evt = os.pipe()   # Chromium writes answers and events on fd 4
+        # The child's ends moved above the low descriptors so that dup2 onto 3 and 4 cannot overwrite them.
+        hi_cmd, hi_evt = os.dup2(r_cmd, 100) or 100, os.dup2(w_evt, 101) or 101
+        os.close(r_cmd); os.close(w_evt)
+
+        def child():
+            os.dup2(hi_cmd, 3); os.dup2(hi_evt, 4)
+
+        self.log = open(os.path.join(profile, "chromium.log"), "wb")
+        self.process = subprocess.Popen(
+            ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+             "--remote-debugging-pipe", f"--user-data-dir={profile}", f"--window-size={width},{height}",
+             "--lang=en-US", "--accept-lang=en-US", "about:blank"],
+            preexec_fn=child, pass_fds=(3, 4, hi_cmd, hi_evt), stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log)
+        os.close(hi_cmd); os.close(hi_evt)
+        self.out, self.inp = w_cmd, r_evt
+        self.buffer, self.events, self.next_id = b"", [], 0
+
+    def close(self):
+        for fd in (self.out, self.inp):
+            try: os.close(fd)
+            except OSError: pass
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill(); self.process.wait()
+        self.log.close()
+
+    def _read(self, deadline):
+        while b"\0" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0: raise TimeoutError("Chromium did not answer in time")
+            ready, _, _ = select.select([self.inp], [], [], min(left, 1))
+            if ready:
+                data = os.read(self.inp, 1 << 20)
+                if not data: raise RuntimeError("Chromium closed its DevTools pipe")
+                self.buffer += data
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def send(self, method, params=None, session=None, timeout=30):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session: message["sessionId"] = session
+        os.write(self.out, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + timeout
+        while True:
+            m = self._read(deadline)
+            if m.get("id") == self.next_id:
+                if "error" in m: raise RuntimeError(f"{method}: {m['error'].get('message')}")
+                return m.get("result", {})
+            if "method" in m: self.events.append(m)
+
+    def wait_event(self, method, timeout=30, where=lambda p: True):
+        deadline = time.monotonic() + timeout
+        while True:
+            for i, m in enumerate(self.events):
+                if m.get("method") == method and where(m.get("params", {})):
+                    return self.events.pop(i)["params"]
+            self.events.append(self._read(deadline))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--url", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--timeout", type=float, default=90)
+    ap.add_argument("files", nargs="+")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    profile = tempfile.mkdtemp(prefix="webapp-chromium-")
+    downloads = os.path.join(args.out, "downloads")
+    os.makedirs(downloads, exist_ok=True)
+    report = {"screenshots": [], "focusOrder": []}
+    b = Browser(profile)
+    try:
+        target = b.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        s = b.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        b.send("Browser.setDownloadBehavior", {"behavior": "allowAndName", "downloadPath": downloads, "eventsEnabled": True})
+        for domain in ("Page", "Runtime", "DOM"):
+            b.send(f"{domain}.enable", session=s)
+        b.send("Page.setInterceptFileChooserDialog", {"enabled": True}, session=s)
+
+        def js(expression, timeout=30):
+            r = b.send("Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True}, session=s, timeout=timeout)
+            if "exceptionDetails" in r:
+                raise RuntimeError("script: " + json.dumps(r["exceptionDetails"].get("exception", {}).get("description", r["exceptionDetails"]))[:400])
+            return r["result"].get("value")
+
+        def shot(name):
+            path = os.path.join(args.out, name + ".png")
+            m = b.send("Page.getLayoutMetrics", session=s)["cssContentSize"]
+            clip = {"x": 0, "y": 0, "width": m["width"], "height": min(m["height"], 4000), "scale": 1}
+            data = b.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip}, session=s)["data"]
+            with open(path, "wb") as f: f.write(base64.b64decode(data))
+            report["screenshots"].append(path)
+
+        def key(name, code, keycode, text=None):
+            for kind in ("keyDown", "keyUp"):
+                params = {"type": kind, "key": name, "code": code, "windowsVirtualKeyCode": keycode}
+                if text and kind == "keyDown": params["text"] = text
+                b.send("Input.dispatchKeyEvent", params, session=s)
+
+        b.send("Page.navigate", {"url": args.url}, session=s)
+        b.wait_event("Page.loadEventFired", timeout=30)
+        report["lang"] = {"initial": js("document.documentElement.lang")}
+        report["resources"] = js("[location.href, ...performance.getEntriesByType('resource').map(e => e.name)]")
+
+        # Keyboard: Tab from the top of the page until the drop zone has the focus (the order is reported).
+        for _ in range(8):
+            key("Tab", "Tab", 9)
+            focused = js("document.activeElement.id || document.activeElement.className || document.activeElement.tagName")
+            report["focusOrder"].append(focused)
+            if focused == "drop": break
+        report["dropFocusOutline"] = js("getComputedStyle(document.activeElement).outlineStyle")
+        shot("01-empty-en")
+        js("document.getElementById('lang').click()")
+        report["lang"]["switched"] = js("document.documentElement.lang")
+        report["dropLabelJa"] = js("document.getElementById('drop-label').textContent")
+        js("document.getElementById('drop').focus()")
+        shot("02-empty-ja")
+
+        # Enter on the focused drop zone opens the chooser; the chooser's input gets the files.
+        key("Enter", "Enter", 13, "\r")
+        chooser = b.wait_event("Page.fileChooserOpened", timeout=10)
+        report["chooserOpenedByEnter"] = True
+        b.send("DOM.setFileInputFiles", {"files": [os.path.abspath(f) for f in args.files], "backendNodeId": chooser["backendNodeId"]}, session=s)
+
+        # Progress, then every page read and shown (bounded).
+        state = """(() => {
+          const job = document.querySelector('.job');
+          const error = document.getElementById('error');
+          return {job: job ? job.dataset.job || null : null, state: job ? job.dataset.state || 'uploading' : null,
+                  status: job ? job.querySelector('.status').textContent : null,
+                  pages: job ? [...job.querySelectorAll('.page')].map(p => ({n: +p.dataset.page, state: p.dataset.state,
+                          loaded: p.dataset.loaded === 'true', image: !!p.querySelector('img') && p.querySelector('img').complete
+                          && p.querySelector('img').naturalWidth > 0})) : [],
+                  error: error.hidden ? null : document.getElementById('error-text').textContent};
+        })()"""
+        deadline = time.monotonic() + args.timeout
+        progress_shot = False
+        while True:
+            st = js(state)
+            if st["error"]: raise RuntimeError("the page shows an error: " + st["error"])
+            if not progress_shot and st["state"] in ("queued", "running", "uploading") and st["pages"]:
+                shot("03-progress-ja"); progress_shot = True
+                report["progressStatus"] = st["status"]
+            finished = st["state"] in ("done", "cancelled") and st["pages"] and all(
+                p["state"] == "failed" or (p["loaded"] and p["image"]) for p in st["pages"])
+            if finished: break
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the job was not shown read within {args.timeout:.0f} s: {json.dumps(st, ensure_ascii=False)}")
+            time.sleep(0.25)
+        report["job"], report["state"], report["status"] = st["job"], st["state"], st["status"]
+
+        # Where each line's text is laid out: the element at its box's middle, the rectangle of its text.
+        report["pages"] = js("""(() => [...document.querySelectorAll('.job .page')].map(page => {
+          const sheet = page.querySelector('.sheet');
+          if (!sheet) return {n: +page.dataset.page, state: page.dataset.state, lines: [], list: []};
+          const lines = [...sheet.querySelectorAll('.ol:not(.ruby)')].map(line => {
+            line.scrollIntoView({block: 'center', inline: 'center'});  // elementFromPoint sees the viewport only
+            const r = sheet.getBoundingClientRect();
+            const scale = r.width / Number(sheet.dataset.width);
+            const [x, y, w, h] = line.dataset.box.split(' ').map(Number);
+            const box = {left: r.left + x * scale, top: r.top + y * scale, right: r.left + (x + w) * scale, bottom: r.top + (y + h) * scale};
+            const range = document.createRange();
+            range.selectNodeContents(line.querySelector('.t'));
+            const t = range.getBoundingClientRect();
+            const hit = document.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
+            return {id: line.id, line: Number(line.dataset.line), text: range.toString(), lang: line.closest('[lang]').lang,
+                    box, textRect: {left: t.left, top: t.top, right: t.right, bottom: t.bottom},
+                    hit: hit && hit.closest('.ol') ? hit.closest('.ol').id : null};
+          });
+          const list = [...page.querySelectorAll('ol.lines:not(.weak) li')].map(li => {
+            const c = li.cloneNode(true); c.querySelectorAll('small, rt').forEach(e => e.remove()); return c.textContent; });
+          return {n: +page.dataset.page, state: page.dataset.state, name: page.querySelector('h4').textContent,
+                  lines, list, listLang: page.querySelector('ol.lines').lang,
+                  downloads: [...page.querySelectorAll('.page-downloads a')].map(a => a.dataset.format)};
+        }))()""")
+        report["jobDownloads"] = js("[...document.querySelectorAll('.job-downloads a')].map(a => a.dataset.format)")
+        js("window.scrollTo(0, 0)")
+        shot("04-result-ja")
+        js("document.getElementById('lang').click()")
+        report["lang"]["back"] = js("document.documentElement.lang")
+        report["statusEn"] = js("document.querySelector('.job .status').textContent")
+        shot("05-result-en")
+
+        # The job's PDF through the page's own link.
+        js("document.querySelector('.job-downloads a[data-format=pdf]').click()")
+        begun = b.wait_event("Browser.downloadWillBegin", timeout=30)
+        b.wait_event("Browser.downloadProgress", timeout=60, where=lambda p: p.get("guid") == begun["guid"] and p.get("state") in ("completed", "canceled"))
+        pdf = os.path.join(downloads, begun["guid"])
+        if not os.path.exists(pdf): raise RuntimeError("the PDF download did not complete")
+        final = os.path.join(downloads, "job.pdf")
+        os.replace(pdf, final)
+        report["download"] = {"path": final, "suggestedFilename": begun.get("suggestedFilename"), "bytes": os.path.getsize(final)}
+        try: b.send("Browser.close", timeout=5)
+        except Exception: pass
+    except Exception as e:
+        try: shot("99-failure")
+        except Exception: pass
+        print(f"webapp-browser: {type(e).__name__}: {e}", file=sys.stderr)
+        print(json.dumps(report, ensure_ascii=False))
+        return 1
+    finally:
+        b.close()
+        shutil.rmtree(profile, ignore_errors=True)
+    print(json.dumps(report, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
