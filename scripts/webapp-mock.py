@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A stand-in for `koten-ocr serve` while the web app is worked on: serves the web app (read from
 Sources/KotenOCRServer/WebApp/*.swift on every request, so an edit shows at the next reload) and the job API of
-docs/serve.md with canned results: every page is samples/scaned0.png read once by `koten-ocr` at start.
+docs/serve.md with canned results: every page is samples/scaned0.png (or --page) read once by `koten-ocr` at start.
 Loopback only. Usage: scripts/webapp-mock.py --cli .build/debug/koten-ocr [--port 8099]"""
 import argparse, email.parser, email.policy, io, json, os, re, subprocess, sys, tempfile, threading, time, uuid, zipfile
 from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
@@ -25,11 +25,12 @@ def main():
     ap.add_argument("--cli", required=True)
     ap.add_argument("--port", type=int, default=8099)
     ap.add_argument("--page-seconds", type=float, default=1.0)
+    ap.add_argument("--page", default=os.path.join(ROOT, "samples/scaned0.png"), help="the image every page shows (PNG)")
     args = ap.parse_args()
     canned = tempfile.mkdtemp(prefix="webapp-mock-")
-    subprocess.run([args.cli, "-o", canned, "-f", "json,txt,alto,page,hocr,html,pdf", os.path.join(ROOT, "samples/scaned0.png")], check=True)
-    files = {f: open(os.path.join(canned, "scaned0." + EXT[f]), "rb").read() for f in EXT}
-    image = open(os.path.join(ROOT, "samples/scaned0.png"), "rb").read()
+    subprocess.run([args.cli, "-o", canned, "-f", "json,txt,alto,page,hocr,html,pdf", args.page], check=True)
+    files = {f: open(os.path.join(canned, os.path.splitext(os.path.basename(args.page))[0] + "." + EXT[f]), "rb").read() for f in EXT}
+    image = open(args.page, "rb").read()
     jobs, lock = {}, threading.Condition()
 
     def snapshot(job):

@@ -370,6 +370,8 @@ function renderPage(job, view, result) {
   localised(image, el => { el.alt = t("pageImage", view.name); });
   const sheet = h("figure", {class: "sheet", "data-width": width, "data-height": height}, image, overlay);
   sheet.style.aspectRatio = `${width} / ${height}`;
+  sheet.style.setProperty("--ar", String(width / height));        // a tall page is kept within the window's height
+  sheet.style.setProperty("--most", `${2 * width}px`);            // a small image is shown at most twice its size
   const scale = () => {   // page pixels to CSS pixels; --u keeps outlines one CSS pixel wide at any scale
     const k = sheet.clientWidth / width;
     if (k > 0) { overlay.style.transform = `scale(${k})`; overlay.style.setProperty("--u", String(1 / k)); }
@@ -381,20 +383,20 @@ function renderPage(job, view, result) {
   const weak = lines.filter(l => l.lowConfidence);
   const list = h("ol", {class: "lines", lang: "ja"});
   localised(list, el => el.setAttribute("aria-label", t("linesLabel", view.n)));
-  const item = l => {
-    const li = h("li", {value: l.readingOrder + 1, class: l.orientation === "vertical" ? "v" : "h", "data-line": l.readingOrder},
+  const item = (l, i) => {
+    const li = h("li", {value: i + 1, class: l.orientation === "vertical" ? "v" : "h", "data-line": l.readingOrder},
                  lineText(l, rubiesOf.get(l.readingOrder)));
     if (typeof l.confidence === "number") li.append(h("small", {lang: "en"}, `${Math.round(l.confidence * 100)}%`));
     return li;
   };
-  for (const l of body) list.append(item(l));
+  body.forEach((l, i) => list.append(item(l, i)));
   const side = h("div", {class: "side"});
   side.append(localised(h("p", {class: "legend"}), el => { el.textContent = body.length ? t("legend") : t("noLines"); }));
   side.append(list);
   if (weak.length) {
     side.append(localised(h("p", {class: "weak-title"}), el => { el.textContent = t("weak"); }));
     const weakList = h("ol", {class: "lines weak", lang: "ja"});
-    for (const l of weak) { const li = item(l); li.classList.add("weak"); weakList.append(li); }
+    weak.forEach((l, i) => { const li = item(l, body.length + i); li.classList.add("weak"); weakList.append(li); });
     side.append(weakList);
   }
   const downloads = h("div", {class: "downloads page-downloads"});

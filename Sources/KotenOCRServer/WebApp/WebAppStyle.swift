@@ -45,7 +45,7 @@ h2{font-size:1.15rem;margin:.6rem 0}
 .state.failed{background:#fbd9c9}
 .page-error{color:#a33a00;margin:.3rem 0}
 .result{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start;margin-top:.6rem}
-.sheet{position:relative;margin:0;flex:3 1 36rem;max-width:100%;background:#fff;box-shadow:0 0 3px #888;overflow:hidden}
+.sheet{position:relative;margin:0;flex:0 1 auto;width:min(calc(100% - 21rem),calc(85vh * var(--ar,1)),var(--most,100%));background:#fff;box-shadow:0 0 3px #888;overflow:hidden}
 .sheet img{display:block;width:100%;height:auto}
 .overlay{position:absolute;left:0;top:0;transform-origin:0 0}
 .ol{position:absolute;margin:0;white-space:nowrap;line-height:normal;color:transparent;transform-origin:0 0}
@@ -71,6 +71,7 @@ rt{font-size:.6em;color:var(--green)}
 mark.low{background:#ffd54f;color:inherit;border-radius:.15rem}
 .weak-title{font-size:.92rem;margin:.8rem 0 .2rem;color:var(--muted)}
 footer{padding:1rem 1.5rem;color:var(--muted);font-size:.9rem}
+@media (max-width:48rem){.sheet{width:min(100%,var(--most,100%))}}
 @media (prefers-reduced-motion:reduce){*{transition:none!important}}
 """#
 }
