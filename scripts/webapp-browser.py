@@ -84,6 +84,7 @@ def main():
     ap.add_argument("--url", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--timeout", type=float, default=90)
+    ap.add_argument("--refused", help="a file the server refuses: chosen after the job, the page must show the API's error")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -213,6 +214,20 @@ def main():
         final = os.path.join(downloads, "job.pdf")
         os.replace(pdf, final)
         report["download"] = {"path": final, "suggestedFilename": begun.get("suggestedFilename"), "bytes": os.path.getsize(final)}
+        # A file the server refuses: its error ({"error","message"}) shown in the page.
+        if args.refused:
+            b.send("Page.setInterceptFileChooserDialog", {"enabled": False}, session=s)
+            root = b.send("DOM.getDocument", session=s)["root"]["nodeId"]
+            node = b.send("DOM.querySelector", {"nodeId": root, "selector": "#file"}, session=s)["nodeId"]
+            b.send("DOM.setFileInputFiles", {"files": [os.path.abspath(args.refused)], "nodeId": node}, session=s)
+            deadline = time.monotonic() + 30
+            while not js("!document.getElementById('error').hidden"):
+                if time.monotonic() > deadline: raise TimeoutError("no error shown for the refused file")
+                time.sleep(0.2)
+            report["refused"] = {"error": js("document.getElementById('error-text').textContent"),
+                                 "jobs": js("document.querySelectorAll('.job').length")}
+            js("window.scrollTo(0, 0)")
+            shot("06-refused-en")
         try: b.send("Browser.close", timeout=5)
         except Exception: pass
     except Exception as e:

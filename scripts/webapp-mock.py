@@ -125,6 +125,8 @@ def main():
             for part in msg.iter_parts() if msg.is_multipart() else []:
                 name, data = part.get_filename() or "upload", part.get_payload(decode=True) or b""
                 if name.startswith("empty") or not data: return self.error(422, "undecodable", f"{name}: the bytes do not decode as an image")
+                if not data.startswith((b"\x89PNG", b"\xff\xd8", b"%PDF", b"II*", b"MM\0*", b"PK", b"RIFF")):
+                    return self.error(415, "unsupported_media_type", f"{name}: not an image, PDF, TIFF or zip")
                 count = max(1, len(re.findall(rb"/Type\s*/Page[^s]", data))) if data.startswith(b"%PDF") else 1
                 pages += [f"{name} page {i + 1}" if count > 1 else name for i in range(count)]
             if not pages: return self.error(400, "no_file", "no file in the request")

@@ -36,6 +36,7 @@ struct WebAppBrowserTests {
             let downloads: [String]?
         }
         struct Download: Decodable { let path: String; let bytes: Int }
+        struct Refused: Decodable { let error: String; let jobs: Int }
         let screenshots: [String]
         let focusOrder: [String]
         let dropFocusOutline: String
@@ -51,9 +52,10 @@ struct WebAppBrowserTests {
         let pages: [Page]
         let jobDownloads: [String]
         let download: Download
+        let refused: Refused
     }
 
-    @Test("scaned0.png and a two-page PDF chosen through the page's file input (Tab to the drop zone, Enter): every page shown read, a line's text at its box, the job's PDF downloaded and read by pdftotext; screenshots kept",
+    @Test("scaned0.png and a two-page PDF chosen through the page's file input (Tab to the drop zone, Enter): every page shown read, a line's text at its box, the job's PDF downloaded and read by pdftotext; a refused file's error shown; screenshots kept",
           .timeLimit(.minutes(5)))
     func uploadReadDownload() async throws {
         let folder = try TestPaths.temporaryDirectory("webapp")
@@ -61,6 +63,8 @@ struct WebAppBrowserTests {
         let pdf = folder.appendingPathComponent("two-pages.pdf")
         try BatchFixtures.pdf(ofCrops: [9, 26], scratch: folder).write(to: pdf)
         let png = TestPaths.packageRoot.appendingPathComponent("samples/scaned0.png")
+        let notes = folder.appendingPathComponent("notes.txt")   // refused by the server (not an image)
+        try Data("a note, not a page\n".utf8).write(to: notes)
 
         let server = try ServedApp(workDirectory: folder.appendingPathComponent("work"))
         defer { server.stop() }
@@ -68,7 +72,8 @@ struct WebAppBrowserTests {
         try? FileManager.default.removeItem(at: artifacts)
         let script = TestPaths.packageRoot.appendingPathComponent("scripts/webapp-browser.py")
         let run = try runProcess(try FormatCheckers.tool("python3"),
-                                 [script.path, "--url", server.url.absoluteString, "--out", artifacts.path, png.path, pdf.path])
+                                 [script.path, "--url", server.url.absoluteString, "--out", artifacts.path,
+                                  "--refused", notes.path, png.path, pdf.path])
         print("web app screenshots: \(artifacts.path)")
         try #require(run.status == 0, "the driver failed: \(run.stderr.suffix(2000))")
         let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
@@ -118,9 +123,13 @@ struct WebAppBrowserTests {
         let first = try pdfText(downloaded, page: 1)
         #expect(characterErrorRate(withoutWhitespace(first), reference: withoutWhitespace(texts.joined())) <= 0.01, "\(first)")
 
-        // The screenshots: empty (en, ja), progress, results (ja, en).
+        // The API's refusal of a file that is no page, shown in the page as its message, code and status.
+        #expect(report.refused.error.contains("HTTP 415") && report.refused.jobs == 1, "\(report.refused)")
+
+        // The screenshots: empty (en, ja), progress, results (ja, en), the refusal.
         let names = report.screenshots.map { URL(fileURLWithPath: $0).lastPathComponent }
-        #expect(names == ["01-empty-en.png", "02-empty-ja.png", "03-progress-ja.png", "04-result-ja.png", "05-result-en.png"])
+        #expect(names == ["01-empty-en.png", "02-empty-ja.png", "03-progress-ja.png", "04-result-ja.png", "05-result-en.png",
+                         "06-refused-en.png"])
         #expect(report.screenshots.allSatisfy { FileManager.default.fileExists(atPath: $0) })
     }
 }
