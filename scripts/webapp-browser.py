@@ -4,12 +4,14 @@ pipe (`--remote-debugging-pipe`: JSON messages ended by NUL on file descriptors 
 no port, no network beyond the app's own loopback address). Used by Tests/KotenOCRKitTests/Serve/WebAppBrowserTests.
 
 It opens the app, reaches the drop zone with Tab and opens the file chooser with Enter, gives the chooser (the
-page's real <input type=file>) the files, waits until every page of the job is read and shown, reads where each
-line's text is laid out over the page image, downloads the job's PDF through the page's link, and keeps
+page's real <input type=file>) each job's files, waits until every page is read and shown, reads where each
+line's text is laid out over the page image, asks every download link, downloads each job's PDF through the
+page's link, shows the error of a file the server refuses, and keeps
 screenshots (empty page in en and ja, progress, results in ja and en). Prints one JSON object on standard output;
 whatever goes wrong ends it with a one-line message on standard error and exit status 1. Every wait is bounded.
 
-Usage: webapp-browser.py --url http://127.0.0.1:PORT/ --out DIR [--timeout 90] FILE...
+Usage: webapp-browser.py --url http://127.0.0.1:PORT/ --out DIR [--timeout 90] [--refused FILE] JOB...
+(JOB: a file, or several joined by commas, chosen at once as one job)
 """
 import argparse, base64, json, os, select, shutil, subprocess, sys, tempfile, time
 
@@ -140,21 +142,30 @@ def main():
         js("document.getElementById('drop').focus()")
         shot("02-empty-ja")
 
-        # Enter on the focused drop zone opens the chooser; the chooser's input gets the files.
-        key("Enter", "Enter", 13, "\r")
-        chooser = b.wait_event("Page.fileChooserOpened", timeout=10)
-        report["chooserOpenedByEnter"] = True
-        b.send("DOM.setFileInputFiles", {"files": [os.path.abspath(f) for f in args.files], "backendNodeId": chooser["backendNodeId"]}, session=s)
+        # Enter on the focused drop zone opens the chooser; the chooser (the page's <input type=file>) gets the
+        # files: each FILE argument is one job, chosen in turn (a comma-joined argument: several files, one job).
+        for i, group in enumerate(args.files):
+            js("document.getElementById('drop').focus()")
+            key("Enter", "Enter", 13, "\r")
+            chooser = b.wait_event("Page.fileChooserOpened", timeout=10)
+            report["chooserOpenedByEnter"] = True
+            files = [os.path.abspath(f) for f in group.split(",")]
+            b.send("DOM.setFileInputFiles", {"files": files, "backendNodeId": chooser["backendNodeId"]}, session=s)
+            deadline = time.monotonic() + 60
+            while js("document.querySelectorAll('.job[data-job]').length") < i + 1:   # posted: the job has its id
+                if js("!document.getElementById('error').hidden"):
+                    raise RuntimeError("the page shows an error: " + js("document.getElementById('error-text').textContent"))
+                if time.monotonic() > deadline: raise TimeoutError(f"the job of {group} was not posted")
+                time.sleep(0.1)
 
-        # Progress, then every page read and shown (bounded).
+        # Progress, then every page of every job read and shown (bounded).
         state = """(() => {
-          const job = document.querySelector('.job');
           const error = document.getElementById('error');
-          return {job: job ? job.dataset.job || null : null, state: job ? job.dataset.state || 'uploading' : null,
-                  status: job ? job.querySelector('.status').textContent : null,
-                  pages: job ? [...job.querySelectorAll('.page')].map(p => ({n: +p.dataset.page, state: p.dataset.state,
+          return {jobs: [...document.querySelectorAll('.job')].map(job => ({state: job.dataset.state || 'uploading',
+                  status: job.querySelector('.status').textContent,
+                  pages: [...job.querySelectorAll('.page')].map(p => ({n: +p.dataset.page, state: p.dataset.state,
                           loaded: p.dataset.loaded === 'true', image: !!p.querySelector('img') && p.querySelector('img').complete
-                          && p.querySelector('img').naturalWidth > 0})) : [],
+                          && p.querySelector('img').naturalWidth > 0}))})),
                   error: error.hidden ? null : document.getElementById('error-text').textContent};
         })()"""
         deadline = time.monotonic() + args.timeout
@@ -162,19 +173,24 @@ def main():
         while True:
             st = js(state)
             if st["error"]: raise RuntimeError("the page shows an error: " + st["error"])
-            if not progress_shot and st["state"] in ("queued", "running", "uploading") and st["pages"]:
+            if not progress_shot and any(j["state"] in ("queued", "running") and j["pages"] for j in st["jobs"]):
                 shot("03-progress-ja"); progress_shot = True
-                report["progressStatus"] = st["status"]
-            finished = st["state"] in ("done", "cancelled") and st["pages"] and all(
-                p["state"] == "failed" or (p["loaded"] and p["image"]) for p in st["pages"])
+                report["progressStatus"] = [j["status"] for j in st["jobs"]]
+            finished = len(st["jobs"]) == len(args.files) and all(
+                j["state"] in ("done", "cancelled") and j["pages"] and all(
+                    p["state"] == "failed" or (p["loaded"] and p["image"]) for p in j["pages"]) for j in st["jobs"])
             if finished: break
             if time.monotonic() > deadline:
-                raise TimeoutError(f"the job was not shown read within {args.timeout:.0f} s: {json.dumps(st, ensure_ascii=False)}")
+                raise TimeoutError(f"the jobs were not shown read within {args.timeout:.0f} s: {json.dumps(st, ensure_ascii=False)}")
             time.sleep(0.25)
-        report["job"], report["state"], report["status"] = st["job"], st["state"], st["status"]
+        if not progress_shot: shot("03-progress-ja")   # every page was read between two looks: the screenshot shows them done
 
         # Where each line's text is laid out: the element at its box's middle, the rectangle of its text.
-        report["pages"] = js("""(() => [...document.querySelectorAll('.job .page')].map(page => {
+        report["jobs"] = js("""(() => [...document.querySelectorAll('.job')].map(job => ({
+          id: job.dataset.job, title: job.querySelector('h3').textContent, state: job.dataset.state,
+          status: job.querySelector('.status').textContent,
+          downloads: [...job.querySelectorAll('.job-downloads a')].map(a => a.dataset.format),
+          pages: [...job.querySelectorAll('.page')].map(page => {
           const sheet = page.querySelector('.sheet');
           if (!sheet) return {n: +page.dataset.page, state: page.dataset.state, lines: [], list: []};
           const lines = [...sheet.querySelectorAll('.ol:not(.ruby)')].map(line => {
@@ -196,24 +212,30 @@ def main():
           return {n: +page.dataset.page, state: page.dataset.state, name: page.querySelector('h4').textContent,
                   lines, list, listLang: page.querySelector('ol.lines').lang,
                   downloads: [...page.querySelectorAll('.page-downloads a')].map(a => a.dataset.format)};
-        }))()""")
-        report["jobDownloads"] = js("[...document.querySelectorAll('.job-downloads a')].map(a => a.dataset.format)")
+        })})))()""")
+        # Every download link answers (status and type; the bodies are not kept).
+        report["links"] = js("""Promise.all([...document.querySelectorAll('.downloads a')].map(a =>
+          fetch(a.href).then(r => ({href: a.getAttribute('href'), status: r.status, type: r.headers.get('content-type')}))))""", timeout=120)
         js("window.scrollTo(0, 0)")
         shot("04-result-ja")
         js("document.getElementById('lang').click()")
         report["lang"]["back"] = js("document.documentElement.lang")
-        report["statusEn"] = js("document.querySelector('.job .status').textContent")
+        report["statusEn"] = js("[...document.querySelectorAll('.job .status')].map(s => s.textContent)")
         shot("05-result-en")
 
-        # The job's PDF through the page's own link.
-        js("document.querySelector('.job-downloads a[data-format=pdf]').click()")
-        begun = b.wait_event("Browser.downloadWillBegin", timeout=30)
-        b.wait_event("Browser.downloadProgress", timeout=60, where=lambda p: p.get("guid") == begun["guid"] and p.get("state") in ("completed", "canceled"))
-        pdf = os.path.join(downloads, begun["guid"])
-        if not os.path.exists(pdf): raise RuntimeError("the PDF download did not complete")
-        final = os.path.join(downloads, "job.pdf")
-        os.replace(pdf, final)
-        report["download"] = {"path": final, "suggestedFilename": begun.get("suggestedFilename"), "bytes": os.path.getsize(final)}
+        # Each job's PDF through the page's own link.
+        report["downloads"] = []
+        for job in report["jobs"]:
+            js(f"document.querySelector('#job-{job['id']} .job-downloads a[data-format=pdf]').click()")
+            begun = b.wait_event("Browser.downloadWillBegin", timeout=30)
+            done = b.wait_event("Browser.downloadProgress", timeout=60,
+                                where=lambda p: p.get("guid") == begun["guid"] and p.get("state") in ("completed", "canceled"))
+            pdf = os.path.join(downloads, begun["guid"])
+            if done.get("state") != "completed" or not os.path.exists(pdf): raise RuntimeError("a PDF download did not complete")
+            final = os.path.join(downloads, job["id"] + ".pdf")
+            os.replace(pdf, final)
+            report["downloads"].append({"job": job["id"], "path": final, "suggestedFilename": begun.get("suggestedFilename"),
+                                        "bytes": os.path.getsize(final)})
         # A file the server refuses: its error ({"error","message"}) shown in the page.
         if args.refused:
             b.send("Page.setInterceptFileChooserDialog", {"enabled": False}, session=s)

@@ -35,7 +35,16 @@ struct WebAppBrowserTests {
             let listLang: String?
             let downloads: [String]?
         }
-        struct Download: Decodable { let path: String; let bytes: Int }
+        struct Job: Decodable {
+            let id: String
+            let title: String
+            let state: String
+            let status: String
+            let downloads: [String]
+            let pages: [Page]
+        }
+        struct Link: Decodable { let href: String; let status: Int; let type: String? }
+        struct Download: Decodable { let job: String; let path: String }
         struct Refused: Decodable { let error: String; let jobs: Int }
         let screenshots: [String]
         let focusOrder: [String]
@@ -44,18 +53,14 @@ struct WebAppBrowserTests {
         let dropLabelJa: String
         let resources: [String]
         let chooserOpenedByEnter: Bool
-        let progressStatus: String?
-        let job: String
-        let state: String
-        let status: String
-        let statusEn: String
-        let pages: [Page]
-        let jobDownloads: [String]
-        let download: Download
+        let jobs: [Job]
+        let statusEn: [String]
+        let links: [Link]
+        let downloads: [Download]
         let refused: Refused
     }
 
-    @Test("scaned0.png and a two-page PDF chosen through the page's file input (Tab to the drop zone, Enter): every page shown read, a line's text at its box, the job's PDF downloaded and read by pdftotext; a refused file's error shown; screenshots kept",
+    @Test("scaned0.png and a two-page PDF chosen through the page's file input (Tab to the drop zone, Enter), one job each: every page shown read, a line's text at its box, every download link answering, each job's PDF downloaded and read by pdftotext; a refused file's error shown; screenshots kept",
           .timeLimit(.minutes(5)))
     func uploadReadDownload() async throws {
         let folder = try TestPaths.temporaryDirectory("webapp")
@@ -73,7 +78,7 @@ struct WebAppBrowserTests {
         let script = TestPaths.packageRoot.appendingPathComponent("scripts/webapp-browser.py")
         let run = try runProcess(try FormatCheckers.tool("python3"),
                                  [script.path, "--url", server.url.absoluteString, "--out", artifacts.path,
-                                  "--refused", notes.path, png.path, pdf.path])
+                                  "--refused", notes.path, png.path, pdf.path])   // one job each
         print("web app screenshots: \(artifacts.path)")
         try #require(run.status == 0, "the driver failed: \(run.stderr.suffix(2000))")
         let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
@@ -87,20 +92,33 @@ struct WebAppBrowserTests {
         #expect(report.chooserOpenedByEnter)
         #expect(report.lang == ["initial": "en", "switched": "ja", "back": "en"])
         #expect(report.dropLabelJa.contains("ドロップ"))
-        #expect(report.status.contains("3") && report.statusEn.hasPrefix("Done"), "\(report.status) / \(report.statusEn)")
 
-        // Every page read and shown: the image, its lines over it, the list beside it, the downloads.
-        #expect(report.state == "done")
-        #expect(report.pages.map(\.n) == [1, 2, 3])
-        #expect(report.pages.allSatisfy { $0.state == "done" && !$0.lines.isEmpty && $0.listLang == "ja" })
-        #expect(report.pages.allSatisfy { ($0.downloads ?? []).sorted() == ["alto", "hocr", "html", "json", "page", "pdf", "txt"] })
-        #expect(report.jobDownloads.sorted() == ["alto", "hocr", "html", "json", "page", "pdf", "txt"])
+        // Both jobs read and shown: every page's image, its lines over it, the list beside it, the downloads.
+        let formats = ["alto", "hocr", "html", "json", "page", "pdf", "txt"]
+        let scan = try #require(report.jobs.first { $0.title == "scaned0.png" }, "\(report.jobs.map(\.title))")
+        let book = try #require(report.jobs.first { $0.title == "two-pages.pdf" }, "\(report.jobs.map(\.title))")
+        #expect(scan.pages.map(\.n) == [1] && book.pages.map(\.n) == [1, 2])
+        for job in [scan, book] {
+            #expect(job.state == "done" && job.downloads.sorted() == formats, "\(job.title): \(job.state), \(job.downloads)")
+            for page in job.pages {
+                let shown = page.state == "done" && !page.lines.isEmpty && page.listLang == "ja"
+                #expect(shown, "\(job.title) page \(page.n): \(page.state), \(page.lines.count) lines")
+                #expect((page.downloads ?? []).sorted() == formats)
+            }
+        }
+        #expect(report.statusEn.allSatisfy { $0.hasPrefix("Done") }, "\(report.statusEn)")
+        // Every download link answers with its document.
+        let linkCount = 7 * (2 + 3)   // each job: PDF and six zips; each of its pages: seven formats
+        #expect(report.links.count == linkCount)
+        for link in report.links {
+            #expect(link.status == 200, "\(link.href): HTTP \(link.status) \(link.type ?? "")")
+        }
 
-        // Page 1 against the server's own JSON for it: each body line's text over it, in reading order beside it.
-        let json = try await server.json("v1/jobs/\(report.job)/pages/1?format=json")
+        // scaned0.png against the server's own JSON for it: each body line's text over it, in reading order beside it.
+        let json = try await server.json("v1/jobs/\(scan.id)/pages/1?format=json")
         let lines = (json["lines"] as? [[String: Any]] ?? []).filter { $0["kind"] == nil && $0["lowConfidence"] == nil }
         let texts = lines.compactMap { $0["text"] as? String }
-        let page = try #require(report.pages.first)
+        let page = try #require(scan.pages.first)
         try #require(texts.count > 3, "scaned0.png read with too few lines: \(texts)")
         #expect(page.list == texts)
         #expect(page.lines.map(\.text) == texts)
@@ -114,17 +132,20 @@ struct WebAppBrowserTests {
         let hits = page.lines.filter { $0.hit == $0.id }.count
         #expect(hits * 10 >= page.lines.count * 9, "\(hits) of \(page.lines.count) lines found at their box's middle")
 
-        // The job's PDF, downloaded through the page's link: three pages, page 1 searchable with its lines' text.
-        let downloaded = URL(fileURLWithPath: report.download.path)
-        #expect(try FormatCheckers.run("qpdf", ["--check", downloaded.path]).status == 0)
-        let pdfPages = try pdfText(downloaded).split(separator: "\u{0C}", omittingEmptySubsequences: false)
-            .filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
-        #expect(pdfPages.count == 3)
-        let first = try pdfText(downloaded, page: 1)
-        #expect(characterErrorRate(withoutWhitespace(first), reference: withoutWhitespace(texts.joined())) <= 0.01, "\(first)")
+        // Each job's PDF, downloaded through the page's link: searchable, its text that of the lines shown.
+        for job in [scan, book] {
+            let download = try #require(report.downloads.first { $0.job == job.id })
+            let file = URL(fileURLWithPath: download.path)
+            #expect(try FormatCheckers.run("qpdf", ["--check", file.path]).status == 0, "\(job.title)'s PDF")
+            for shown in job.pages {
+                let text = try pdfText(file, page: shown.n)
+                #expect(characterErrorRate(withoutWhitespace(text), reference: withoutWhitespace(shown.list.joined())) <= 0.01,
+                        "\(job.title) page \(shown.n): PDF \(text) / shown \(shown.list)")
+            }
+        }
 
         // The API's refusal of a file that is no page, shown in the page as its message, code and status.
-        #expect(report.refused.error.contains("HTTP 415") && report.refused.jobs == 1, "\(report.refused)")
+        #expect(report.refused.error.contains("HTTP 415") && report.refused.jobs == 2, "\(report.refused)")
 
         // The screenshots: empty (en, ja), progress, results (ja, en), the refusal.
         let names = report.screenshots.map { URL(fileURLWithPath: $0).lastPathComponent }
