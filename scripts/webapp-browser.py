@@ -3,10 +3,10 @@
 pipe (`--remote-debugging-pipe`: JSON messages ended by NUL on file descriptors 3 and 4; standard library only,
 no port, no network beyond the app's own loopback address). Used by Tests/KotenOCRKitTests/Serve/WebAppBrowserTests.
 
-It opens the app, reaches the drop zone with Tab and opens the file chooser with Enter, gives the chooser (the
+It opens the app, reaches the drop zone with Tab and opens the file chooser with Enter (then Space), gives the chooser (the
 page's real <input type=file>) each job's files, waits until every page is read and shown, reads where each
 line's text is laid out over the page image, asks every download link, downloads each job's PDF through the
-page's link, shows the error of a file the server refuses, and keeps
+page's link, shows the error of a file the server refuses, removes a job, and keeps
 screenshots (empty page in en and ja, progress, results in ja and en). Prints one JSON object on standard output;
 whatever goes wrong ends it with a one-line message on standard error and exit status 1. Every wait is bounded.
 
@@ -125,6 +125,9 @@ def main():
 
         b.send("Page.navigate", {"url": args.url}, session=s)
         b.wait_event("Page.loadEventFired", timeout=30)
+        if not js("!!document.getElementById('drop') && !!document.getElementById('file')"):
+            raise RuntimeError(f"{args.url} is not the web app (no drop zone and file input): "
+                               + str(js("document.body ? document.body.innerText.slice(0, 200) : ''")))
         report["lang"] = {"initial": js("document.documentElement.lang")}
         report["resources"] = js("[location.href, ...performance.getEntriesByType('resource').map(e => e.name)]")
 
@@ -146,9 +149,10 @@ def main():
         # files: each FILE argument is one job, chosen in turn (a comma-joined argument: several files, one job).
         for i, group in enumerate(args.files):
             js("document.getElementById('drop').focus()")
-            key("Enter", "Enter", 13, "\r")
+            if i % 2 == 0: key("Enter", "Enter", 13, "\r")   # the first job's chooser by Enter, the second's by Space
+            else: key(" ", "Space", 32, " ")
             chooser = b.wait_event("Page.fileChooserOpened", timeout=10)
-            report["chooserOpenedByEnter"] = True
+            report.setdefault("choosersOpened", []).append("Enter" if i % 2 == 0 else "Space")
             files = [os.path.abspath(f) for f in group.split(",")]
             b.send("DOM.setFileInputFiles", {"files": files, "backendNodeId": chooser["backendNodeId"]}, session=s)
             deadline = time.monotonic() + 60
@@ -250,6 +254,15 @@ def main():
                                  "jobs": js("document.querySelectorAll('.job').length")}
             js("window.scrollTo(0, 0)")
             shot("06-refused-en")
+        # "Remove" on the newest job (listed first): gone from the page and from the server.
+        last = report["jobs"][0]["id"]
+        js(f"document.querySelector('#job-{last} button.remove').click()")
+        deadline = time.monotonic() + 30
+        while js(f"!!document.getElementById('job-{last}')"):
+            if time.monotonic() > deadline: raise TimeoutError("the removed job stayed in the page")
+            time.sleep(0.2)
+        report["removed"] = {"job": last, "status": js(f"fetch('v1/jobs/{last}').then(r => r.status)"),
+                             "jobs": js("document.querySelectorAll('.job').length")}
         try: b.send("Browser.close", timeout=5)
         except Exception: pass
     except Exception as e:

@@ -52,15 +52,17 @@ struct WebAppBrowserTests {
         let lang: [String: String]
         let dropLabelJa: String
         let resources: [String]
-        let chooserOpenedByEnter: Bool
+        let choosersOpened: [String]
         let jobs: [Job]
         let statusEn: [String]
         let links: [Link]
         let downloads: [Download]
         let refused: Refused
+        struct Removed: Decodable { let job: String; let status: Int; let jobs: Int }
+        let removed: Removed
     }
 
-    @Test("scaned0.png and a two-page PDF chosen through the page's file input (Tab to the drop zone, Enter), one job each: every page shown read, a line's text at its box, every download link answering, each job's PDF downloaded and read by pdftotext; a refused file's error shown; screenshots kept",
+    @Test("scaned0.png and a two-page PDF chosen through the page's file input (Tab to the drop zone, Enter, Space), one job each: every page shown read, a line's text at its box, every download link answering, each job's PDF downloaded and read by pdftotext; a refused file's error shown; a job removed; screenshots kept",
           .timeLimit(.minutes(5)))
     func uploadReadDownload() async throws {
         let folder = try TestPaths.temporaryDirectory("webapp")
@@ -89,7 +91,7 @@ struct WebAppBrowserTests {
         // Keyboard and languages.
         #expect(report.focusOrder.last == "drop" && report.focusOrder.count <= 3, "focus order: \(report.focusOrder)")
         #expect(report.dropFocusOutline != "none")
-        #expect(report.chooserOpenedByEnter)
+        #expect(report.choosersOpened == ["Enter", "Space"])
         #expect(report.lang == ["initial": "en", "switched": "ja", "back": "en"])
         #expect(report.dropLabelJa.contains("ドロップ"))
 
@@ -146,6 +148,9 @@ struct WebAppBrowserTests {
 
         // The API's refusal of a file that is no page, shown in the page as its message, code and status.
         #expect(report.refused.error.contains("HTTP 415") && report.refused.jobs == 2, "\(report.refused)")
+
+        // "Remove" on a job: gone from the page, and the server answers 404 for it.
+        #expect(report.removed.job == book.id && report.removed.status == 404 && report.removed.jobs == 1, "\(report.removed)")
 
         // The screenshots: empty (en, ja), progress, results (ja, en), the refusal.
         let names = report.screenshots.map { URL(fileURLWithPath: $0).lastPathComponent }
