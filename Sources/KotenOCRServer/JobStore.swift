@@ -307,6 +307,7 @@ final class JobStore: @unchecked Sendable {
             return
         }
         var options = BatchOptions(outputDirectory: job.folder.appendingPathComponent("out"), formats: Self.formats, resume: true)
+        options.keepsPDFPageFiles = true
         options.ruby = ResultFormat.RubyStyle(rawValue: job.record.ruby) ?? .drop
         options.pdfGuard = pdfGuard
         let plan: BatchPlan
@@ -317,19 +318,19 @@ final class JobStore: @unchecked Sendable {
             fail(job, ErrorText.line(error))
             return
         }
-        var numbers: [String: Int] = [:]
-        for page in job.record.pages {
-            if let task = task(job, page.n) { numbers[task.key] = page.n }
-        }
-        var started = Date()
-        for await event in BatchRunner(engine: engine, options: options).events(plan) {
+        let numbers = Dictionary(job.record.pages.compactMap { page in task(job, page.n).map { ($0.key, page.n) } },
+                                 uniquingKeysWith: { first, _ in first })
+        let clock = StartClock()
+        let hold = TestHooks.holdAfterPages
+        let runner = BatchRunner(engine: engine, options: options)
+        _ = try? await runner.run(plan) { [self] event in
             switch event {
             case .pageStarted(let task, _):
-                started = Date()
+                clock.reset()
                 if let n = numbers[task.key] { lock.withLock { job.pageStates[n - 1] = "running" } }
                 publish(job)
             case .pageRead(let task, _, _):
-                metrics.pageRead(seconds: Date().timeIntervalSince(started))
+                metrics.pageRead(seconds: clock.seconds)
                 if let n = numbers[task.key] {
                     let lines = lineCount(job, n)
                     lock.withLock {
@@ -338,6 +339,7 @@ final class JobStore: @unchecked Sendable {
                     }
                 }
                 publish(job)
+                if let hold, TestHooks.countPage() >= hold { TestHooks.holdForever() }
             case .failed(let failure, _):
                 metrics.pageFailed()
                 let hit = numbers[failure.shardKey].map { [$0] } ?? job.record.pages.filter { job.pageStates[$0.n - 1] != "done" }.map(\.n)
@@ -353,6 +355,23 @@ final class JobStore: @unchecked Sendable {
             default:
                 break
             }
+        }
+        if Task.isCancelled { return }
+        writeJobPDF(job)
+    }
+
+    /// The whole job's searchable PDF (`job.pdf`): the page files the batch keeps (`BatchOptions.keepsPDFPageFiles`)
+    /// of the pages read, in page order, joined; written atomically. None when no page was read.
+    private func writeJobPDF(_ job: Job) {
+        let out = job.folder.appendingPathComponent("out")
+        let files = job.record.pages.compactMap { page -> URL? in
+            guard let task = task(job, page.n) else { return nil }
+            let url = out.appendingPathComponent(ResultFormat.pdfPageFileName(pageStem: task.outputStem))
+            return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        }
+        guard !files.isEmpty else { return }
+        try? AtomicFile.write(to: job.folder.appendingPathComponent("job.pdf")) { handle in
+            try SearchablePDF.write(pageFiles: files, to: handle)
         }
     }
 
@@ -443,22 +462,28 @@ final class JobStore: @unchecked Sendable {
         guard let format = format(text) else { return .error(400, "bad_option", "format must be one of \(OCRService.formats.map(\.rawValue).joined(separator: ", "))") }
         guard lock.withLock({ job.state == .done }) else { return .error(409, "not_done", "the job is not done") }
         let out = job.folder.appendingPathComponent("out")
-        if format == .pdf, job.record.inputs.count == 1, let task = task(job, 1) {
-            let url = out.appendingPathComponent(task.outputFile(.pdf))
+        if format == .pdf {
+            let url = job.folder.appendingPathComponent("job.pdf")
             guard FileManager.default.fileExists(atPath: url.path) else { return .error(404, "not_found", "the job has no PDF (no page was read)") }
-            return HTTPResponse(status: 200, headers: [("Content-Type", "application/pdf")], body: .file(url))
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/pdf"),
+                                                       ("Content-Disposition", "attachment; filename=\"\(job.record.id).pdf\"")], body: .file(url))
         }
-        // A zip of per-page files (per input for pdf), named by page number and the client's names.
+        // A zip of per-page files, named by page number.
         var files: [(name: String, file: URL)] = []
         var seen = Set<String>()
         for page in job.record.pages {
             guard let task = task(job, page.n) else { continue }
             let url = out.appendingPathComponent(task.outputFile(format))
-            let name = format == .pdf ? String(format: "%04d.pdf", page.input + 1) : String(format: "%04d.%@", page.n, format.fileExtension)
+            let name = String(format: "%04d.%@", page.n, format.fileExtension)
             if seen.insert(name).inserted, FileManager.default.fileExists(atPath: url.path) { files.append((name, url)) }
         }
         let zip = job.folder.appendingPathComponent("result-\(format.rawValue).zip")
-        do { try ZipArchive.write(files, to: zip) } catch {
+        let scratch = job.folder.appendingPathComponent(".result-\(RandomID.make()).zip")
+        do {
+            try ZipArchive.write(files, to: scratch)
+            guard rename(scratch.path, zip.path) == 0 else { throw ZipArchive.Refusal(description: "cannot store the result zip") }
+        } catch {
+            try? FileManager.default.removeItem(at: scratch)
             return .error(500, "internal", "\(error)")
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/zip"),
@@ -483,5 +508,27 @@ final class JobStore: @unchecked Sendable {
             try? FileManager.default.removeItem(at: job.folder)
         }
         return HTTPResponse(status: 204)
+    }
+}
+
+/// When the page being read started.
+final class StartClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var start = Date()
+    func reset() { lock.withLock { start = Date() } }
+    var seconds: Double { lock.withLock { Date().timeIntervalSince(start) } }
+}
+
+/// The server's test hook (docs/serve.md, "Test hooks"): `KOTEN_OCR_TEST_SERVE_HOLD_AFTER_PAGES=N` stops the job
+/// worker for good once N pages have been read by this process, so a test can `kill -9` it at a known point.
+enum TestHooks {
+    static let holdAfterPages: Int? = ProcessInfo.processInfo.environment["KOTEN_OCR_TEST_SERVE_HOLD_AFTER_PAGES"].flatMap { Int($0) }
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var pages = 0
+
+    static func countPage() -> Int { lock.withLock { pages += 1; return pages } }
+
+    static func holdForever() -> Never {
+        while true { Thread.sleep(forTimeInterval: 3600) }
     }
 }
