@@ -57,7 +57,7 @@ h2{font-size:1.15rem;margin:.6rem 0}
 .overlay .ol.v{outline-color:rgba(213,94,0,.5)}
 .overlay .ol.ruby{outline-color:rgba(0,158,115,.6)}
 .overlay .ol.hl{outline:calc(3px * var(--u)) solid var(--vermilion);background:rgba(213,94,0,.12)}
-.ol mark.low{background:none;color:transparent;text-decoration:underline wavy rgba(213,94,0,.9) .08em}
+.ol mark.low{background:rgba(255,193,7,.3);color:transparent}
 .side{flex:1 1 20rem;min-width:16rem;max-height:80vh;overflow:auto}
 .legend{margin:0 0 .4rem;color:var(--muted);font-size:.9rem}
 .lines{margin:0;padding-left:2.6rem;font-size:1.05rem}
