@@ -217,6 +217,26 @@ def main():
                   lines, list, listLang: page.querySelector('ol.lines').lang,
                   downloads: [...page.querySelectorAll('.page-downloads a')].map(a => a.dataset.format)};
         })})))()""")
+        # The browser's search finds each job's first page's longest line in the text over the image (the layer comes
+        # before the list in the page), and the selection it makes lies on the line's box.
+        report["found"] = js("""[...document.querySelectorAll('.job .page:first-child .sheet')].map(sheet => {
+          const line = [...sheet.querySelectorAll('.ol:not(.ruby)')].sort((a, b) => b.textContent.length - a.textContent.length)[0];
+          if (!line) return null;
+          getSelection().removeAllRanges();
+          window.scrollTo(0, 0);
+          const found = window.find(line.textContent, true, false, false, false, false, false);
+          const selection = getSelection();
+          const at = selection.rangeCount ? selection.getRangeAt(0).commonAncestorContainer : null;
+          const element = at && (at.nodeType === 1 ? at : at.parentElement);
+          const r = selection.rangeCount ? selection.getRangeAt(0).getBoundingClientRect() : null;
+          const s = sheet.getBoundingClientRect(), k = s.width / Number(sheet.dataset.width);
+          const [x, y, w, h] = line.dataset.box.split(' ').map(Number);
+          const result = {text: line.textContent, found, selected: selection.toString(), inLine: element ? element.closest('.ol') === line : false,
+                          selection: r && {left: r.left, top: r.top, right: r.right, bottom: r.bottom},
+                          box: {left: s.left + x * k, top: s.top + y * k, right: s.left + (x + w) * k, bottom: s.top + (y + h) * k}};
+          selection.removeAllRanges();
+          return result;
+        })""")
         # Every download link answers (status and type; the bodies are not kept).
         report["links"] = js("""Promise.all([...document.querySelectorAll('.downloads a')].map(a =>
           fetch(a.href).then(r => ({href: a.getAttribute('href'), status: r.status, type: r.headers.get('content-type')}))))""", timeout=120)

@@ -60,9 +60,11 @@ struct WebAppBrowserTests {
         let refused: Refused
         struct Removed: Decodable { let job: String; let status: Int; let jobs: Int }
         let removed: Removed
+        struct Found: Decodable { let text: String; let found: Bool; let inLine: Bool; let selection: Rect?; let box: Rect }
+        let found: [Found?]
     }
 
-    @Test("scaned0.png and a two-page PDF chosen through the page's file input (Tab to the drop zone, Enter, Space), one job each: every page shown read, a line's text at its box, every download link answering, each job's PDF downloaded and read by pdftotext; a refused file's error shown; a job removed; screenshots kept",
+    @Test("scaned0.png and a two-page PDF chosen through the page's file input (Tab to the drop zone, Enter, Space), one job each: every page shown read, a line's text at its box and found by the browser's search, every download link answering, each job's PDF downloaded and read by pdftotext; a refused file's error shown; a job removed; screenshots kept",
           .timeLimit(.minutes(5)))
     func uploadReadDownload() async throws {
         let folder = try TestPaths.temporaryDirectory("webapp")
@@ -133,6 +135,16 @@ struct WebAppBrowserTests {
                 "text of \(longest.id) at (\(t.left), \(t.top))–(\(t.right), \(t.bottom)), its box (\(longest.box.left), \(longest.box.top))–(\(longest.box.right), \(longest.box.bottom))")
         let hits = page.lines.filter { $0.hit == $0.id }.count
         #expect(hits * 10 >= page.lines.count * 9, "\(hits) of \(page.lines.count) lines found at their box's middle")
+
+        // The browser's search finds each job's first page's longest line in the text over the image, its selection on the line.
+        #expect(report.found.count == 2)
+        for found in report.found {
+            let f = try #require(found)
+            let s = try #require(f.selection, "\(f.text): nothing selected")
+            #expect(f.found && f.inLine, "search for \(f.text): found \(f.found), in the line over the image \(f.inLine)")
+            #expect(f.box.contains(s.left, s.top, slack: 3) && f.box.contains(s.right, s.bottom, slack: 3),
+                    "selection of \(f.text) at (\(s.left), \(s.top))–(\(s.right), \(s.bottom)), its box (\(f.box.left), \(f.box.top))–(\(f.box.right), \(f.box.bottom))")
+        }
 
         // Each job's PDF, downloaded through the page's link: searchable, its text that of the lines shown.
         for job in [scan, book] {
