@@ -65,7 +65,7 @@ struct WebAppBrowserTests {
     }
 
     @Test("scaned0.png and a two-page PDF chosen through the page's file input (Tab to the drop zone, Enter, Space), one job each: every page shown read, a line's text at its box and found by the browser's search, every download link answering, each job's PDF downloaded and read by pdftotext; a refused file's error shown; a job removed; screenshots kept",
-          .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(8)))
     func uploadReadDownload() async throws {
         let folder = try TestPaths.temporaryDirectory("webapp")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -81,7 +81,7 @@ struct WebAppBrowserTests {
         try? FileManager.default.removeItem(at: artifacts)
         let script = TestPaths.packageRoot.appendingPathComponent("scripts/webapp-browser.py")
         let run = try runProcess(try FormatCheckers.tool("python3"),
-                                 [script.path, "--url", server.url.absoluteString, "--out", artifacts.path,
+                                 [script.path, "--url", server.url.absoluteString, "--out", artifacts.path, "--timeout", "240",
                                   "--refused", notes.path, png.path, pdf.path])   // one job each
         print("web app screenshots: \(artifacts.path)")
         try #require(run.status == 0, "the driver failed: \(run.stderr.suffix(2000))")
@@ -176,6 +176,7 @@ struct WebAppBrowserTests {
 /// from the line it prints. Stopped (SIGTERM, then waited for) by `stop`.
 final class ServedApp: @unchecked Sendable {
     let process = Process()
+    let output = Pipe()
     let url: URL
 
     init(workDirectory: URL) throws {
@@ -186,7 +187,7 @@ final class ServedApp: @unchecked Sendable {
         var env = ProcessInfo.processInfo.environment
         env["KOTEN_OCR_STATE_DIR"] = testStateDirectory.path
         process.environment = env
-        let out = Pipe()
+        let out = output
         process.standardOutput = out
         process.standardError = FileHandle.standardError
         try process.run()
@@ -204,6 +205,7 @@ final class ServedApp: @unchecked Sendable {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "koten-ocr serve printed no address: \(line)"])
         }
         self.url = url
+        out.fileHandleForReading.readabilityHandler = { _ = $0.availableData }   // whatever it prints later never fills the pipe
     }
 
     /// GET `path` (relative to the server's address) as a JSON object.
@@ -215,6 +217,7 @@ final class ServedApp: @unchecked Sendable {
     }
 
     func stop() {
+        output.fileHandleForReading.readabilityHandler = nil
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
     }
