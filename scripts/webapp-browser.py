@@ -86,6 +86,7 @@ def main():
     ap.add_argument("--url", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--timeout", type=float, default=90)
+    ap.add_argument("--window", default="1400,1000", help="the window's width,height in CSS pixels")
     ap.add_argument("--refused", help="a file the server refuses: chosen after the job, the page must show the API's error")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
@@ -94,7 +95,8 @@ def main():
     downloads = os.path.join(args.out, "downloads")
     os.makedirs(downloads, exist_ok=True)
     report = {"screenshots": [], "focusOrder": []}
-    b = Browser(profile)
+    width, height = (int(v) for v in args.window.split(","))
+    b = Browser(profile, width, height)
     try:
         target = b.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         s = b.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
