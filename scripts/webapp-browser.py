@@ -6,7 +6,7 @@ no port, no network beyond the app's own loopback address). Used by Tests/KotenO
 It opens the app, reaches the drop zone with Tab and opens the file chooser with Enter (then Space), gives the chooser (the
 page's real <input type=file>) each job's files, waits until every page is read and shown, reads where each
 line's text is laid out over the page image, asks every download link, downloads each job's PDF through the
-page's link, shows the error of a file the server refuses, removes a job, and keeps
+page's link, shows the error of a file the server refuses, removes a job, reloads (the other job shown again), and keeps
 screenshots (empty page in en and ja, progress, results in ja and en). Prints one JSON object on standard output;
 whatever goes wrong ends it with a one-line message on standard error and exit status 1. Every wait is bounded.
 
@@ -285,6 +285,14 @@ def main():
             time.sleep(0.2)
         report["removed"] = {"job": last, "status": js(f"fetch('v1/jobs/{last}').then(r => r.status)"),
                              "jobs": js("document.querySelectorAll('.job').length")}
+        # A reload shows the jobs the server still keeps (the removed one not), their pages read.
+        b.send("Page.reload", session=s)
+        b.wait_event("Page.loadEventFired", timeout=30)
+        deadline = time.monotonic() + 60
+        while not js("document.querySelectorAll('.job').length > 0 && [...document.querySelectorAll('.job .page')].every(p => p.dataset.loaded === 'true')"):
+            if time.monotonic() > deadline: raise TimeoutError("the jobs were not shown again after a reload")
+            time.sleep(0.2)
+        report["reloaded"] = js("[...document.querySelectorAll('.job')].map(j => ({id: j.dataset.job, title: j.querySelector('h3').textContent, pages: j.querySelectorAll('.page[data-loaded=true]').length}))")
         try: b.send("Browser.close", timeout=5)
         except Exception: pass
     except Exception as e:

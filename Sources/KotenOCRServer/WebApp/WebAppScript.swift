@@ -172,12 +172,43 @@ async function upload(files) {
     showError(e.message);
     return;
   }
-  job.id = created.id;
-  job.el.id = "job-" + job.id;
-  job.el.dataset.job = job.id;
-  jobs.set(job.id, job);
+  adopt(job, created.id);
+  remember();
   update(job, created);
   follow(job);
+}
+
+function adopt(job, id) {
+  job.id = id;
+  job.el.id = "job-" + id;
+  job.el.dataset.job = id;
+  jobs.set(id, job);
+}
+
+// The jobs of this browser are remembered (ids and names only), so that a reload shows them again while the
+// server keeps them.
+function remember() {
+  const saved = [...jobs.values()].map(j => ({id: j.id, names: j.names, base: j.base}));
+  try { localStorage.setItem("koten-ocr-jobs", JSON.stringify(saved)); } catch (e) { /* not kept: a private window */ }
+}
+async function restore() {
+  let saved = [];
+  try { saved = JSON.parse(localStorage.getItem("koten-ocr-jobs") || "[]"); } catch (e) { saved = []; }
+  if (!Array.isArray(saved)) return;
+  for (const s of saved) {   // oldest first, so that the newest ends at the top
+    if (!s || typeof s.id !== "string" || !/^[0-9a-f]+$/i.test(s.id)) continue;
+    let data;
+    try {
+      const response = await fetch(`v1/jobs/${s.id}`);
+      if (!response.ok) continue;   // gone from the server: forgotten
+      data = await response.json();
+    } catch (e) { continue; }
+    const job = newJobView(String(s.names || ""), String(s.base || "koten-ocr"));
+    adopt(job, s.id);
+    update(job, data);
+    if (!job.ended) follow(job);
+  }
+  remember();
 }
 
 function newJobView(names, base) {
@@ -206,6 +237,7 @@ async function removeJob(job) {
   if (job.id) {
     try { await api(`v1/jobs/${job.id}`, {method: "DELETE"}); } catch (e) { showError(e.message); }
     jobs.delete(job.id);
+    remember();
   }
   job.el.remove();
   updateEmpty();
@@ -448,6 +480,7 @@ function start() {
     applyLanguage();
   });
   applyLanguage();
+  restore();
   api("v1/status").then(s => {
     if (s && s.version) localised(document.getElementById("server"), el => { el.textContent = t("server", s.version, s.mode); });
   }).catch(() => {});

@@ -62,9 +62,11 @@ struct WebAppBrowserTests {
         let removed: Removed
         struct Found: Decodable { let text: String; let found: Bool; let inLine: Bool; let selection: Rect?; let box: Rect }
         let found: [Found?]
+        struct Reloaded: Decodable { let id: String; let title: String; let pages: Int }
+        let reloaded: [Reloaded]
     }
 
-    @Test("scaned0.png and a two-page PDF chosen through the page's file input (Tab to the drop zone, Enter, Space), one job each: every page shown read, a line's text at its box and found by the browser's search, every download link answering, each job's PDF downloaded and read by pdftotext; a refused file's error shown; a job removed; screenshots kept",
+    @Test("scaned0.png and a two-page PDF chosen through the page's file input (Tab to the drop zone, Enter, Space), one job each: every page shown read, a line's text at its box and found by the browser's search, every download link answering, each job's PDF downloaded and read by pdftotext; a refused file's error shown; a job removed, the other shown again after a reload; screenshots kept",
           .timeLimit(.minutes(8)))
     func uploadReadDownload() async throws {
         let folder = try TestPaths.temporaryDirectory("webapp")
@@ -163,6 +165,9 @@ struct WebAppBrowserTests {
 
         // "Remove" on a job: gone from the page, and the server answers 404 for it.
         #expect(report.removed.job == book.id && report.removed.status == 404 && report.removed.jobs == 1, "\(report.removed)")
+
+        // A reload shows again the job the server keeps, its page read; the removed one not.
+        #expect(report.reloaded.map(\.id) == [scan.id] && report.reloaded.first?.pages == 1, "\(report.reloaded)")
 
         // The screenshots: empty (en, ja), progress, results (ja, en), the refusal.
         let names = report.screenshots.map { URL(fileURLWithPath: $0).lastPathComponent }
