@@ -97,6 +97,7 @@ def main():
                 if not 1 <= n <= len(job["pages"]): return self.error(404, "not_found", "no such page")
                 if job["pages"][n - 1]["state"] != "done": return self.error(404, "not_done", f"page {n} is not read yet")
                 if len(parts) == 6 and parts[5] == "image": return self.send(200, image, "image/png")
+                if fmt == "pdf": return self.error(400, "bad_option", "a page's PDF is part of the job's: GET /v1/jobs/{id}/result?format=pdf")
                 if fmt not in EXT: return self.error(400, "bad_option", f"unknown format '{fmt}'")
                 return self.send(200, files[fmt], TYPES[fmt])
             if parts[3] == "result":

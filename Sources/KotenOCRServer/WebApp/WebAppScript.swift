@@ -8,8 +8,9 @@ extension WebApp {
 "use strict";
 (() => {
 const LOW = 0.5; // a character read with a probability below this is marked (as the html format does)
+// Each page's formats (a page's PDF is part of the job's: the job offers the PDF and a zip of each of these).
 const FORMATS = [["json", "JSON", "json"], ["txt", "TXT", "txt"], ["alto", "ALTO", "alto.xml"], ["page", "PAGE", "page.xml"],
-                 ["hocr", "hOCR", "hocr"], ["html", "HTML", "html"], ["pdf", "PDF", "pdf"]];
+                 ["hocr", "hOCR", "hocr"], ["html", "HTML", "html"]];
 const STRINGS = {
   en: {
     skip: "Skip to the results",
@@ -281,7 +282,7 @@ function update(job, data) {
     job.downloads.append(localised(h("span"), el => { el.textContent = t("downloadJob"); }));
     job.downloads.append(localised(h("a", {href: `v1/jobs/${job.id}/result?format=pdf`, download: `${job.base}.pdf`, "data-format": "pdf"}),
                                    el => { el.textContent = t("pdfJob"); }));
-    for (const [format, label] of FORMATS.filter(f => f[0] !== "pdf")) {
+    for (const [format, label] of FORMATS) {
       job.downloads.append(localised(h("a", {href: `v1/jobs/${job.id}/result?format=${format}`, download: `${job.base}-${format}.zip`, "data-format": format}),
                                      el => { el.textContent = t("zip", label); }));
     }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 @testable import KotenOCRKit
 
@@ -68,7 +65,7 @@ struct WebAppBrowserTests {
 
     @Test("scaned0.png and a two-page PDF chosen through the page's file input (Tab to the drop zone, Enter, Space), one job each: every page shown read, a line's text at its box and found by the browser's search, every download link answering, each job's PDF downloaded and read by pdftotext; a refused file's error shown; a job removed, the other shown again after a reload; screenshots kept",
           .timeLimit(.minutes(8)))
-    func uploadReadDownload() async throws {
+    func uploadReadDownload() throws {
         let folder = try TestPaths.temporaryDirectory("webapp")
         defer { try? FileManager.default.removeItem(at: folder) }
         let pdf = folder.appendingPathComponent("two-pages.pdf")
@@ -77,13 +74,13 @@ struct WebAppBrowserTests {
         let notes = folder.appendingPathComponent("notes.txt")   // refused by the server (not an image)
         try Data("a note, not a page\n".utf8).write(to: notes)
 
-        let server = try ServedApp(workDirectory: folder.appendingPathComponent("work"))
-        defer { server.stop() }
+        let server = try ServeProcess(work: folder.appendingPathComponent("work"))
+        defer { server.kill9() }
         let artifacts = TestPaths.packageRoot.appendingPathComponent(".build/test-artifacts/serve/webapp")
         try? FileManager.default.removeItem(at: artifacts)
         let script = TestPaths.packageRoot.appendingPathComponent("scripts/webapp-browser.py")
         let run = try runProcess(try FormatCheckers.tool("python3"),
-                                 [script.path, "--url", server.url.absoluteString, "--out", artifacts.path, "--timeout", "240",
+                                 [script.path, "--url", server.base + "/", "--out", artifacts.path, "--timeout", "240",
                                   "--refused", notes.path, png.path, pdf.path])   // one job each
         print("web app screenshots: \(artifacts.path)")
         try #require(run.status == 0, "the driver failed: \(run.stderr.suffix(2000))")
@@ -91,7 +88,7 @@ struct WebAppBrowserTests {
 
         // Self-contained: the page and everything it loaded came from the server.
         #expect(report.resources.count >= 3)
-        #expect(report.resources.allSatisfy { $0.hasPrefix(server.url.absoluteString) }, "\(report.resources)")
+        #expect(report.resources.allSatisfy { $0.hasPrefix(server.base + "/") }, "\(report.resources)")
         // Keyboard and languages.
         #expect(report.focusOrder.last == "drop" && report.focusOrder.count <= 3, "focus order: \(report.focusOrder)")
         #expect(report.dropFocusOutline != "none")
@@ -100,12 +97,12 @@ struct WebAppBrowserTests {
         #expect(report.dropLabelJa.contains("ドロップ"))
 
         // Both jobs read and shown: every page's image, its lines over it, the list beside it, the downloads.
-        let formats = ["alto", "hocr", "html", "json", "page", "pdf", "txt"]
+        let formats = ["alto", "hocr", "html", "json", "page", "txt"]   // each page's; the job's adds its PDF
         let scan = try #require(report.jobs.first { $0.title == "scaned0.png" }, "\(report.jobs.map(\.title))")
         let book = try #require(report.jobs.first { $0.title == "two-pages.pdf" }, "\(report.jobs.map(\.title))")
         #expect(scan.pages.map(\.n) == [1] && book.pages.map(\.n) == [1, 2])
         for job in [scan, book] {
-            #expect(job.state == "done" && job.downloads.sorted() == formats, "\(job.title): \(job.state), \(job.downloads)")
+            #expect(job.state == "done" && job.downloads.sorted() == (formats + ["pdf"]).sorted(), "\(job.title): \(job.state), \(job.downloads)")
             for page in job.pages {
                 let shown = page.state == "done" && !page.lines.isEmpty && page.listLang == "ja"
                 #expect(shown, "\(job.title) page \(page.n): \(page.state), \(page.lines.count) lines")
@@ -114,14 +111,16 @@ struct WebAppBrowserTests {
         }
         #expect(report.statusEn.allSatisfy { $0.hasPrefix("Done") }, "\(report.statusEn)")
         // Every download link answers with its document.
-        let linkCount = 7 * (2 + 3)   // each job: PDF and six zips; each of its pages: seven formats
+        let linkCount = 2 * 7 + 3 * 6   // each job: its PDF and six zips; each page: six formats
         #expect(report.links.count == linkCount)
         for link in report.links {
             #expect(link.status == 200, "\(link.href): HTTP \(link.status) \(link.type ?? "")")
         }
 
         // scaned0.png against the server's own JSON for it: each body line's text over it, in reading order beside it.
-        let json = try await server.json("v1/jobs/\(scan.id)/pages/1?format=json")
+        let reply = try curl("\(server.base)/v1/jobs/\(scan.id)/pages/1?format=json")
+        #expect(reply.status == 200)
+        let json = reply.json
         let lines = (json["lines"] as? [[String: Any]] ?? []).filter { $0["kind"] == nil && $0["lowConfidence"] == nil }
         let texts = lines.compactMap { $0["text"] as? String }
         let page = try #require(scan.pages.first)
@@ -174,56 +173,5 @@ struct WebAppBrowserTests {
         #expect(names == ["01-empty-en.png", "02-empty-ja.png", "03-progress-ja.png", "04-result-ja.png", "05-result-en.png",
                          "06-refused-en.png"])
         #expect(report.screenshots.allSatisfy { FileManager.default.fileExists(atPath: $0) })
-    }
-}
-
-/// `koten-ocr serve --port 0` on 127.0.0.1 with the PP-OCRv5 models and its own work directory; its address read
-/// from the line it prints. Stopped (SIGTERM, then waited for) by `stop`.
-final class ServedApp: @unchecked Sendable {
-    let process = Process()
-    let output = Pipe()
-    let url: URL
-
-    init(workDirectory: URL) throws {
-        try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
-        process.executableURL = TestPaths.cli
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--mode", "ppocr",
-                             "--models", try TestPaths.ppocrModels().root.path, "--work-dir", workDirectory.path]
-        var env = ProcessInfo.processInfo.environment
-        env["KOTEN_OCR_STATE_DIR"] = testStateDirectory.path
-        process.environment = env
-        let out = output
-        process.standardOutput = out
-        process.standardError = FileHandle.standardError
-        try process.run()
-        // The first line names the address (the models load first; bounded by the process: it exits on failure).
-        var buffer = Data()
-        while !buffer.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-        }
-        let line = String(decoding: buffer, as: UTF8.self)
-        guard let start = line.range(of: "http://"),
-              let address = line[start.lowerBound...].split(separator: " ").first, let url = URL(string: String(address)) else {
-            process.terminate()
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "koten-ocr serve printed no address: \(line)"])
-        }
-        self.url = url
-        out.fileHandleForReading.readabilityHandler = { _ = $0.availableData }   // whatever it prints later never fills the pipe
-    }
-
-    /// GET `path` (relative to the server's address) as a JSON object.
-    func json(_ path: String) async throws -> [String: Any] {
-        let target = try #require(URL(string: path, relativeTo: url))
-        let (data, response) = try await URLSession.shared.data(from: target)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200, "GET \(path)")
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    }
-
-    func stop() {
-        output.fileHandleForReading.readabilityHandler = nil
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
     }
 }
