@@ -153,7 +153,7 @@ def main():
             js("document.getElementById('drop').focus()")
             if i % 2 == 0: key("Enter", "Enter", 13, "\r")   # the first job's chooser by Enter, the second's by Space
             else: key(" ", "Space", 32, " ")
-            chooser = b.wait_event("Page.fileChooserOpened", timeout=10)
+            chooser = b.wait_event("Page.fileChooserOpened", timeout=30)
             report.setdefault("choosersOpened", []).append("Enter" if i % 2 == 0 else "Space")
             files = [os.path.abspath(f) for f in group.split(",")]
             b.send("DOM.setFileInputFiles", {"files": files, "backendNodeId": chooser["backendNodeId"]}, session=s)
@@ -298,6 +298,8 @@ def main():
     except Exception as e:
         try: shot("99-failure")
         except Exception: pass
+        try: shutil.copy(os.path.join(profile, "chromium.log"), os.path.join(args.out, "chromium.log"))   # kept for a failure
+        except OSError: pass
         print(f"webapp-browser: {type(e).__name__}: {e}", file=sys.stderr)
         print(json.dumps(report, ensure_ascii=False))
         return 1
