@@ -10,7 +10,7 @@ page's link, shows the error of a file the server refuses, removes a job, reload
 screenshots (empty page in en and ja, progress, results in ja and en). Prints one JSON object on standard output;
 whatever goes wrong ends it with a one-line message on standard error and exit status 1. Every wait is bounded.
 
-Usage: webapp-browser.py --url http://127.0.0.1:PORT/ --out DIR [--timeout 90] [--refused FILE] JOB...
+Usage: webapp-browser.py --url http://127.0.0.1:PORT/ --out DIR [--timeout 90] [--refused FILE] [--remove TITLE] JOB...
 (JOB: a file, or several joined by commas, chosen at once as one job)
 """
 import argparse, base64, json, os, select, shutil, subprocess, sys, tempfile, time
@@ -87,6 +87,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--timeout", type=float, default=90)
     ap.add_argument("--window", default="1400,1000", help="the window's width,height in CSS pixels")
+    ap.add_argument("--remove", help="the title (file names) of the job to remove at the end; the newest when not given")
     ap.add_argument("--refused", help="a file the server refuses: chosen after the job, the page must show the API's error")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
@@ -210,6 +211,7 @@ def main():
             const t = range.getBoundingClientRect();
             const hit = document.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
             return {id: line.id, line: Number(line.dataset.line), text: range.toString(), lang: line.closest('[lang]').lang,
+                    writingMode: getComputedStyle(line).writingMode,
                     box, textRect: {left: t.left, top: t.top, right: t.right, bottom: t.bottom},
                     hit: hit && hit.closest('.ol') ? hit.closest('.ol').id : null};
           });
@@ -217,6 +219,8 @@ def main():
             const c = li.cloneNode(true); c.querySelectorAll('small, rt').forEach(e => e.remove()); return c.textContent; });
           return {n: +page.dataset.page, state: page.dataset.state, name: page.querySelector('h4').textContent,
                   lines, list, listLang: page.querySelector('ol.lines').lang,
+                  ruby: [...page.querySelectorAll('ol.lines ruby')].map(r => ({base: [...r.childNodes].filter(n => n.nodeName !== 'RT').map(n => n.textContent).join(''),
+                                                                                  reading: r.querySelector('rt').textContent})),
                   downloads: [...page.querySelectorAll('.page-downloads a')].map(a => a.dataset.format)};
         })})))()""")
         # The browser's search finds each job's first page's longest line in the text over the image (the layer comes
@@ -276,8 +280,8 @@ def main():
                                  "jobs": js("document.querySelectorAll('.job').length")}
             js("window.scrollTo(0, 0)")
             shot("06-refused-en")
-        # "Remove" on the newest job (listed first): gone from the page and from the server.
-        last = report["jobs"][0]["id"]
+        # "Remove" on a job (--remove, or the newest, listed first): gone from the page and from the server.
+        last = next((j["id"] for j in report["jobs"] if j["title"] == args.remove), report["jobs"][0]["id"])
         js(f"document.querySelector('#job-{last} button.remove').click()")
         deadline = time.monotonic() + 30
         while js(f"!!document.getElementById('job-{last}')"):
