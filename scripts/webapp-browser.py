@@ -293,7 +293,8 @@ def main():
         b.send("Page.reload", session=s)
         b.wait_event("Page.loadEventFired", timeout=30)
         deadline = time.monotonic() + 60
-        while not js("document.querySelectorAll('.job').length > 0 && [...document.querySelectorAll('.job .page')].every(p => p.dataset.loaded === 'true')"):
+        kept = len(report["jobs"]) - 1
+        while not js(f"document.querySelectorAll('.job').length === {kept} && [...document.querySelectorAll('.job .page')].every(p => p.dataset.loaded === 'true')"):
             if time.monotonic() > deadline: raise TimeoutError("the jobs were not shown again after a reload")
             time.sleep(0.2)
         report["reloaded"] = js("[...document.querySelectorAll('.job')].map(j => ({id: j.dataset.job, title: j.querySelector('h3').textContent, pages: j.querySelectorAll('.page[data-loaded=true]').length}))")

@@ -304,7 +304,7 @@ function updatePage(job, page) {
   view.el.dataset.state = page.state;
   localised(view.state, el => {
     el.className = "state " + page.state;
-    el.textContent = page.state === "done" ? t("pageDone", page.lines ?? "…")
+    el.textContent = page.state === "done" ? t("pageDone", view.shown ?? page.lines ?? "…")
       : page.state === "failed" ? t("pageFailed") : page.state === "running" ? t("pageRunning") : t("pageQueued");
   });
   if (page.state === "failed" && !view.el.querySelector(".page-error")) {
@@ -326,6 +326,9 @@ async function loadPage(job, view) {
   }
   view.el.append(renderPage(job, view, result));
   fit(view.el);
+  // The count shown is of the body lines listed (the server's counts ruby and low-confidence lines too).
+  view.shown = (Array.isArray(result.lines) ? result.lines : []).filter(l => l.kind !== "ruby" && !l.lowConfidence).length;
+  view.state._tr(view.state);
   view.el.dataset.loaded = "true";
 }
 
