@@ -1,0 +1,49 @@
+/// The web app at `/` (docs/serve.md, "The web app"): one page, its style (`WebApp.css`, `/app.css`) and its
+/// script (`WebApp.js`, `/app.js`), carried in the binary as raw string literals: no resource bundle, no install
+/// step, no URL outside the server (it works offline). The page's words are English here and switched to
+/// Japanese by the script (`navigator.language`, or the language button); every recognised text carries
+/// `lang="ja"`.
+enum WebApp {
+    /// `GET /` (text/html; charset=utf-8).
+    static let html = #"""
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>KotenOCR</title>
+<link rel="stylesheet" href="app.css">
+<script src="app.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#jobs" data-i18n="skip">Skip to the results</a>
+<header>
+<h1>KotenOCR</h1>
+<p id="tagline" data-i18n="tagline">Reads pages of Japanese books, old and new, on this computer.</p>
+<button id="lang" type="button" lang="ja" data-other="ja">日本語</button>
+</header>
+<main>
+<section id="upload" aria-labelledby="upload-title">
+<h2 id="upload-title" data-i18n="uploadTitle">Read pages</h2>
+<div id="drop" role="button" tabindex="0" aria-describedby="drop-hint">
+<span id="drop-label" data-i18n="dropLabel">Drop images or a PDF here, or choose files</span>
+<span id="drop-hint" data-i18n="dropHint">PNG, JPEG, TIFF, WebP, PDF, or a zip of images. Several files make one job.</span>
+</div>
+<input id="file" type="file" multiple accept="image/*,application/pdf,.pdf,.tif,.tiff,.zip,application/zip" class="visually-hidden" tabindex="-1" aria-labelledby="drop-label">
+</section>
+<div id="error" role="alert" hidden>
+<p><strong data-i18n="errorTitle">Something went wrong:</strong> <span id="error-text"></span></p>
+<button id="error-close" type="button" data-i18n="dismiss">Dismiss</button>
+</div>
+<section id="jobs" aria-labelledby="jobs-title" tabindex="-1">
+<h2 id="jobs-title" data-i18n="jobsTitle">Results</h2>
+<p id="empty" data-i18n="empty">Nothing read yet. The pages you choose appear here, each with its text over the image and beside it.</p>
+</section>
+</main>
+<footer>
+<p><span id="server"></span> · <a href="openapi.json" data-i18n="api">HTTP API (OpenAPI)</a></p>
+</footer>
+</body>
+</html>
+"""#
+}

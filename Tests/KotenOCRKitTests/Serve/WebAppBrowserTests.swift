@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+@testable import KotenOCRKit
+
+/// The web app at `/` of `koten-ocr serve` (docs/serve.md, "The web app"), driven in Debian's headless Chromium by
+/// `scripts/webapp-browser.py` (the DevTools protocol on a pipe) against the real server on 127.0.0.1 with an
+/// ephemeral port. Screenshots are kept in `.build/test-artifacts/serve/webapp/`.
+@Suite("serve: the web app in headless Chromium")
+struct WebAppBrowserTests {
+    /// What the driver reports (see the script).
+    struct Report: Decodable {
+        struct Rect: Decodable {
+            let left, top, right, bottom: Double
+            func contains(_ x: Double, _ y: Double, slack: Double) -> Bool {
+                x >= left - slack && x <= right + slack && y >= top - slack && y <= bottom + slack
+            }
+        }
+        struct Line: Decodable {
+            let id: String
+            let line: Int
+            let text: String
+            let lang: String
+            let writingMode: String
+            let box: Rect
+            let textRect: Rect
+            let hit: String?
+        }
+        struct Page: Decodable {
+            let n: Int
+            let state: String
+            let lines: [Line]
+            let list: [String]
+            let listLang: String?
+            struct Ruby: Decodable, Equatable { let base: String; let reading: String }
+            let ruby: [Ruby]?
+            let downloads: [String]?
+        }
+        struct Job: Decodable {
+            let id: String
+            let title: String
+            let state: String
+            let status: String
+            let downloads: [String]
+            let pages: [Page]
+        }
+        struct Link: Decodable { let href: String; let status: Int; let type: String? }
+        struct Download: Decodable { let job: String; let path: String }
+        struct Refused: Decodable { let error: String; let jobs: Int }
+        let screenshots: [String]
+        let focusOrder: [String]
+        let dropFocusOutline: String
+        let lang: [String: String]
+        let dropLabelJa: String
+        let resources: [String]
+        let choosersOpened: [String]
+        let jobs: [Job]
+        let statusEn: [String]
+        let links: [Link]
+        let downloads: [Download]
+        let refused: Refused
+        struct Removed: Decodable { let job: String; let status: Int; let jobs: Int }
+        let removed: Removed
+        struct Found: Decodable { let text: String; let found: Bool; let inLine: Bool; let selection: Rect?; let box: Rect }
+        let found: [Found?]
+        struct Reloaded: Decodable { let id: String; let title: String; let pages: Int }
+        let reloaded: [Reloaded]
+    }
+
+    @Test("scaned0.png, a two-page PDF and a page of vertical columns with ruby chosen through the page's file input (Tab to the drop zone, Enter, Space), one job each: every page shown read, a line's text at its box and found by the browser's search, vertical text written vertically, ruby as ruby, every download link answering, each job's PDF downloaded and read by pdftotext; a refused file's error shown; a job removed, the others shown again after a reload; screenshots kept",
+          .timeLimit(.minutes(8)))
+    func uploadReadDownload() throws {
+        let folder = try TestPaths.temporaryDirectory("webapp")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pdf = folder.appendingPathComponent("two-pages.pdf")
+        try BatchFixtures.pdf(ofCrops: [9, 26], scratch: folder).write(to: pdf)
+        let png = TestPaths.packageRoot.appendingPathComponent("samples/scaned0.png")
+        let columns = TestPaths.fixtures.appendingPathComponent("field/vertical_with_ruby.png")   // two columns with ruby
+        let notes = folder.appendingPathComponent("notes.txt")   // refused by the server (not an image)
+        try Data("a note, not a page\n".utf8).write(to: notes)
+
+        let server = try ServeProcess(work: folder.appendingPathComponent("work"))
+        defer { server.kill9() }
+        let artifacts = TestPaths.packageRoot.appendingPathComponent(".build/test-artifacts/serve/webapp")
+        try? FileManager.default.removeItem(at: artifacts)
+        let script = TestPaths.packageRoot.appendingPathComponent("scripts/webapp-browser.py")
+        let run = try runProcess(try FormatCheckers.tool("python3"),
+                                 [script.path, "--url", server.base + "/", "--out", artifacts.path, "--timeout", "240",
+                                  "--refused", notes.path, "--remove", "two-pages.pdf", png.path, pdf.path, columns.path])   // one job each
+        print("web app screenshots: \(artifacts.path)")
+        try #require(run.status == 0, "the driver failed: \(run.stderr.suffix(2000))")
+        let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
+
+        // Self-contained: the page and everything it loaded came from the server.
+        #expect(report.resources.count >= 3)
+        #expect(report.resources.allSatisfy { $0.hasPrefix(server.base + "/") }, "\(report.resources)")
+        // Keyboard and languages.
+        #expect(report.focusOrder.last == "drop" && report.focusOrder.count <= 3, "focus order: \(report.focusOrder)")
+        #expect(report.dropFocusOutline != "none")
+        #expect(report.choosersOpened == ["Enter", "Space", "Enter"])
+        #expect(report.lang == ["initial": "en", "switched": "ja", "back": "en"])
+        #expect(report.dropLabelJa.contains("ドロップ"))
+
+        // Both jobs read and shown: every page's image, its lines over it, the list beside it, the downloads.
+        let formats = ["alto", "hocr", "html", "json", "page", "txt"]   // each page's; the job's adds its PDF
+        let scan = try #require(report.jobs.first { $0.title == "scaned0.png" }, "\(report.jobs.map(\.title))")
+        let book = try #require(report.jobs.first { $0.title == "two-pages.pdf" }, "\(report.jobs.map(\.title))")
+        let vertical = try #require(report.jobs.first { $0.title == "vertical_with_ruby.png" }, "\(report.jobs.map(\.title))")
+        #expect(scan.pages.map(\.n) == [1] && book.pages.map(\.n) == [1, 2] && vertical.pages.map(\.n) == [1])
+        for job in [scan, book, vertical] {
+            #expect(job.state == "done" && job.downloads.sorted() == (formats + ["pdf"]).sorted(), "\(job.title): \(job.state), \(job.downloads)")
+            for page in job.pages {
+                let shown = page.state == "done" && !page.lines.isEmpty && page.listLang == "ja"
+                #expect(shown, "\(job.title) page \(page.n): \(page.state), \(page.lines.count) lines")
+                #expect((page.downloads ?? []).sorted() == formats)
+            }
+        }
+        #expect(report.statusEn.allSatisfy { $0.hasPrefix("Done") }, "\(report.statusEn)")
+        // Every download link answers with its document.
+        let linkCount = 3 * 7 + 4 * 6   // each job: its PDF and six zips; each page: six formats
+        #expect(report.links.count == linkCount)
+        for link in report.links {
+            #expect(link.status == 200, "\(link.href): HTTP \(link.status) \(link.type ?? "")")
+        }
+
+        // scaned0.png against the server's own JSON for it: each body line's text over it, in reading order beside it.
+        let reply = try curl("\(server.base)/v1/jobs/\(scan.id)/pages/1?format=json")
+        #expect(reply.status == 200)
+        let json = reply.json
+        let lines = (json["lines"] as? [[String: Any]] ?? []).filter { $0["kind"] == nil && $0["lowConfidence"] == nil }
+        let texts = lines.compactMap { $0["text"] as? String }
+        let page = try #require(scan.pages.first)
+        try #require(texts.count > 3, "scaned0.png read with too few lines: \(texts)")
+        #expect(page.list == texts)
+        #expect(page.lines.map(\.text) == texts)
+        #expect(page.lines.allSatisfy { $0.lang == "ja" })
+        // A line's text at its box: the longest line, found at its box's middle, its text laid over the box.
+        let longest = try #require(page.lines.max { $0.text.count < $1.text.count })
+        #expect(longest.hit == longest.id, "at the middle of \(longest.id)'s box: \(longest.hit ?? "nothing")")
+        let t = longest.textRect
+        #expect(longest.box.contains(t.left, t.top, slack: 3) && longest.box.contains(t.right, t.bottom, slack: 3),
+                "text of \(longest.id) at (\(t.left), \(t.top))–(\(t.right), \(t.bottom)), its box (\(longest.box.left), \(longest.box.top))–(\(longest.box.right), \(longest.box.bottom))")
+        let hits = page.lines.filter { $0.hit == $0.id }.count
+        #expect(hits * 10 >= page.lines.count * 9, "\(hits) of \(page.lines.count) lines found at their box's middle")
+
+        // Vertical columns: written vertically over the image, each found at its box; their ruby shown as ruby in the
+        // list, as the server's JSON has it (the ruby lines' text over the characters their `annotates` names).
+        let columnsJSON = try curl("\(server.base)/v1/jobs/\(vertical.id)/pages/1?format=json").json
+        let all = columnsJSON["lines"] as? [[String: Any]] ?? []
+        let bodies = all.filter { $0["kind"] == nil && $0["lowConfidence"] == nil }
+        let rubies = all.filter { $0["kind"] as? String == "ruby" }
+        let columnPage = try #require(vertical.pages.first)
+        #expect(columnPage.lines.map(\.text) == bodies.compactMap { $0["text"] as? String })
+        #expect(!bodies.isEmpty && bodies.allSatisfy { $0["orientation"] as? String == "vertical" })
+        #expect(columnPage.lines.allSatisfy { $0.writingMode == "vertical-rl" && $0.hit == $0.id }, "\(columnPage.lines.map { ($0.id, $0.writingMode, $0.hit ?? "-") })")
+        try #require(!rubies.isEmpty, "no ruby read on vertical_with_ruby.png")
+        let expectedRuby = rubies.compactMap { ruby -> Report.Page.Ruby? in
+            guard let a = ruby["annotates"] as? [String: Any], let line = a["line"] as? Int, let start = a["start"] as? Int,
+                  let end = a["end"] as? Int, let body = all.first(where: { $0["readingOrder"] as? Int == line }),
+                  let characters = body["characters"] as? [[String: Any]], end <= characters.count else { return nil }
+            return Report.Page.Ruby(base: characters[start..<end].compactMap { $0["text"] as? String }.joined(), reading: ruby["text"] as? String ?? "")
+        }
+        #expect(columnPage.ruby == expectedRuby)
+
+        // The browser's search finds each job's first page's longest line in the text over the image, its selection on the line.
+        #expect(report.found.count == 3)
+        for found in report.found {
+            let f = try #require(found)
+            let s = try #require(f.selection, "\(f.text): nothing selected")
+            #expect(f.found && f.inLine, "search for \(f.text): found \(f.found), in the line over the image \(f.inLine)")
+            #expect(f.box.contains(s.left, s.top, slack: 3) && f.box.contains(s.right, s.bottom, slack: 3),
+                    "selection of \(f.text) at (\(s.left), \(s.top))–(\(s.right), \(s.bottom)), its box (\(f.box.left), \(f.box.top))–(\(f.box.right), \(f.box.bottom))")
+        }
+
+        // Each job's PDF, downloaded through the page's link: searchable, its text that of the lines shown.
+        for job in [scan, book, vertical] {
+            let download = try #require(report.downloads.first { $0.job == job.id })
+            let file = URL(fileURLWithPath: download.path)
+            #expect(try FormatCheckers.run("qpdf", ["--check", file.path]).status == 0, "\(job.title)'s PDF")
+            // (pdftotext orders vertical text its own way: the columns' text is compared without order)
+            for shown in job.pages where job.id != vertical.id {
+                let text = try pdfText(file, page: shown.n)
+                #expect(characterErrorRate(withoutWhitespace(text), reference: withoutWhitespace(shown.list.joined())) <= 0.01,
+                        "\(job.title) page \(shown.n): PDF \(text) / shown \(shown.list)")
+            }
+            if job.id == vertical.id, let shown = job.pages.first {
+                let text = withoutWhitespace(try pdfText(file, page: 1))
+                #expect(text.sorted() == withoutWhitespace(shown.list.joined()).sorted(), "\(job.title): PDF \(text) / shown \(shown.list)")
+            }
+        }
+
+        // The API's refusal of a file that is no page, shown in the page as its message, code and status.
+        #expect(report.refused.error.contains("HTTP 415") && report.refused.jobs == 3, "\(report.refused)")
+
+        // "Remove" on a job: gone from the page, and the server answers 404 for it.
+        #expect(report.removed.job == book.id && report.removed.status == 404 && report.removed.jobs == 2, "\(report.removed)")
+
+        // A reload shows again the jobs the server keeps, newest first, their pages read; the removed one not.
+        #expect(report.reloaded.map(\.id) == [vertical.id, scan.id] && report.reloaded.map(\.pages) == [1, 1], "\(report.reloaded)")
+
+        // The screenshots: empty (en, ja), progress, results (ja, en), the refusal.
+        let names = report.screenshots.map { URL(fileURLWithPath: $0).lastPathComponent }
+        #expect(names == ["01-empty-en.png", "02-empty-ja.png", "03-progress-ja.png", "04-result-ja.png", "05-result-en.png",
+                         "06-refused-en.png"])
+        #expect(report.screenshots.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+    }
+}

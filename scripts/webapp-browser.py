@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+"""Drives the web app of `koten-ocr serve` in Debian's headless Chromium over the DevTools protocol (CDP) on a
+pipe (`--remote-debugging-pipe`: JSON messages ended by NUL on file descriptors 3 and 4; standard library only,
+no port, no network beyond the app's own loopback address). Used by Tests/KotenOCRKitTests/Serve/WebAppBrowserTests.
+
+It opens the app, reaches the drop zone with Tab and opens the file chooser with Enter (then Space), gives the chooser (the
+page's real <input type=file>) each job's files, waits until every page is read and shown, reads where each
+line's text is laid out over the page image, asks every download link, downloads each job's PDF through the
+page's link, shows the error of a file the server refuses, removes a job, reloads (the other job shown again), and keeps
+screenshots (empty page in en and ja, progress, results in ja and en). Prints one JSON object on standard output;
+whatever goes wrong ends it with a one-line message on standard error and exit status 1. Every wait is bounded.
+
+Usage: webapp-browser.py --url http://127.0.0.1:PORT/ --out DIR [--timeout 90] [--refused FILE] [--remove TITLE] JOB...
+(JOB: a file, or several joined by commas, chosen at once as one job)
+"""
+import argparse, base64, json, os, select, shutil, subprocess, sys, tempfile, time
+
+
+class Browser:
+    def __init__(self, profile, width=1400, height=1000):
+        r_cmd, w_cmd = os.pipe()   # we write commands, Chromium reads them on fd 3
+        r_evt, w_evt = os.pipe()   # Chromium writes answers and events on fd 4
+        # The child's ends moved above the low descriptors so that dup2 onto 3 and 4 cannot overwrite them.
+        hi_cmd, hi_evt = os.dup2(r_cmd, 100) or 100, os.dup2(w_evt, 101) or 101
+        os.close(r_cmd); os.close(w_evt)
+
+        def child():
+            os.dup2(hi_cmd, 3); os.dup2(hi_evt, 4)
+
+        self.log = open(os.path.join(profile, "chromium.log"), "wb")
+        self.process = subprocess.Popen(
+            ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+             "--remote-debugging-pipe", f"--user-data-dir={profile}", f"--window-size={width},{height}",
+             "--lang=en-US", "--accept-lang=en-US", "about:blank"],
+            preexec_fn=child, pass_fds=(3, 4, hi_cmd, hi_evt), stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log)
+        os.close(hi_cmd); os.close(hi_evt)
+        self.out, self.inp = w_cmd, r_evt
+        self.buffer, self.events, self.next_id = b"", [], 0
+
+    def close(self):
+        for fd in (self.out, self.inp):
+            try: os.close(fd)
+            except OSError: pass
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill(); self.process.wait()
+        self.log.close()
+
+    def _read(self, deadline):
+        while b"\0" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0: raise TimeoutError("Chromium did not answer in time")
+            ready, _, _ = select.select([self.inp], [], [], min(left, 1))
+            if ready:
+                data = os.read(self.inp, 1 << 20)
+                if not data: raise RuntimeError("Chromium closed its DevTools pipe")
+                self.buffer += data
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def send(self, method, params=None, session=None, timeout=30):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session: message["sessionId"] = session
+        os.write(self.out, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + timeout
+        while True:
+            m = self._read(deadline)
+            if m.get("id") == self.next_id:
+                if "error" in m: raise RuntimeError(f"{method}: {m['error'].get('message')}")
+                return m.get("result", {})
+            if "method" in m: self.events.append(m)
+
+    def wait_event(self, method, timeout=30, where=lambda p: True):
+        deadline = time.monotonic() + timeout
+        while True:
+            for i, m in enumerate(self.events):
+                if m.get("method") == method and where(m.get("params", {})):
+                    return self.events.pop(i)["params"]
+            self.events.append(self._read(deadline))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--url", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--timeout", type=float, default=90)
+    ap.add_argument("--window", default="1400,1000", help="the window's width,height in CSS pixels")
+    ap.add_argument("--remove", help="the title (file names) of the job to remove at the end; the newest when not given")
+    ap.add_argument("--refused", help="a file the server refuses: chosen after the job, the page must show the API's error")
+    ap.add_argument("files", nargs="+")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    profile = tempfile.mkdtemp(prefix="webapp-chromium-")
+    downloads = os.path.join(args.out, "downloads")
+    os.makedirs(downloads, exist_ok=True)
+    report = {"screenshots": [], "focusOrder": []}
+    width, height = (int(v) for v in args.window.split(","))
+    b = Browser(profile, width, height)
+    try:
+        target = b.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        s = b.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        b.send("Browser.setDownloadBehavior", {"behavior": "allowAndName", "downloadPath": downloads, "eventsEnabled": True})
+        for domain in ("Page", "Runtime", "DOM"):
+            b.send(f"{domain}.enable", session=s)
+        b.send("Page.setInterceptFileChooserDialog", {"enabled": True}, session=s)
+
+        def js(expression, timeout=30):
+            r = b.send("Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True}, session=s, timeout=timeout)
+            if "exceptionDetails" in r:
+                raise RuntimeError("script: " + json.dumps(r["exceptionDetails"].get("exception", {}).get("description", r["exceptionDetails"]))[:400])
+            return r["result"].get("value")
+
+        def shot(name):
+            path = os.path.join(args.out, name + ".png")
+            m = b.send("Page.getLayoutMetrics", session=s)["cssContentSize"]
+            clip = {"x": 0, "y": 0, "width": m["width"], "height": min(m["height"], 4000), "scale": 1}
+            data = b.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip}, session=s)["data"]
+            with open(path, "wb") as f: f.write(base64.b64decode(data))
+            report["screenshots"].append(path)
+
+        def key(name, code, keycode, text=None):
+            for kind in ("keyDown", "keyUp"):
+                params = {"type": kind, "key": name, "code": code, "windowsVirtualKeyCode": keycode}
+                if text and kind == "keyDown": params["text"] = text
+                b.send("Input.dispatchKeyEvent", params, session=s)
+
+        b.send("Page.navigate", {"url": args.url}, session=s)
+        b.wait_event("Page.loadEventFired", timeout=30)
+        if not js("!!document.getElementById('drop') && !!document.getElementById('file')"):
+            raise RuntimeError(f"{args.url} is not the web app (no drop zone and file input): "
+                               + str(js("document.body ? document.body.innerText.slice(0, 200) : ''")))
+        report["lang"] = {"initial": js("document.documentElement.lang")}
+        report["resources"] = js("[location.href, ...performance.getEntriesByType('resource').map(e => e.name)]")
+
+        # Keyboard: Tab from the top of the page until the drop zone has the focus (the order is reported).
+        for _ in range(8):
+            key("Tab", "Tab", 9)
+            focused = js("document.activeElement.id || document.activeElement.className || document.activeElement.tagName")
+            report["focusOrder"].append(focused)
+            if focused == "drop": break
+        report["dropFocusOutline"] = js("getComputedStyle(document.activeElement).outlineStyle")
+        shot("01-empty-en")
+        js("document.getElementById('lang').click()")
+        report["lang"]["switched"] = js("document.documentElement.lang")
+        report["dropLabelJa"] = js("document.getElementById('drop-label').textContent")
+        js("document.getElementById('drop').focus()")
+        shot("02-empty-ja")
+
+        # Enter on the focused drop zone opens the chooser; the chooser (the page's <input type=file>) gets the
+        # files: each FILE argument is one job, chosen in turn (a comma-joined argument: several files, one job).
+        for i, group in enumerate(args.files):
+            js("document.getElementById('drop').focus()")
+            if i % 2 == 0: key("Enter", "Enter", 13, "\r")   # the first job's chooser by Enter, the second's by Space
+            else: key(" ", "Space", 32, " ")
+            chooser = b.wait_event("Page.fileChooserOpened", timeout=30)
+            report.setdefault("choosersOpened", []).append("Enter" if i % 2 == 0 else "Space")
+            files = [os.path.abspath(f) for f in group.split(",")]
+            b.send("DOM.setFileInputFiles", {"files": files, "backendNodeId": chooser["backendNodeId"]}, session=s)
+            deadline = time.monotonic() + 60
+            while js("document.querySelectorAll('.job[data-job]').length") < i + 1:   # posted: the job has its id
+                if js("!document.getElementById('error').hidden"):
+                    raise RuntimeError("the page shows an error: " + js("document.getElementById('error-text').textContent"))
+                if time.monotonic() > deadline: raise TimeoutError(f"the job of {group} was not posted")
+                time.sleep(0.1)
+
+        # Progress, then every page of every job read and shown (bounded).
+        state = """(() => {
+          const error = document.getElementById('error');
+          return {jobs: [...document.querySelectorAll('.job')].map(job => ({state: job.dataset.state || 'uploading',
+                  status: job.querySelector('.status').textContent,
+                  pages: [...job.querySelectorAll('.page')].map(p => ({n: +p.dataset.page, state: p.dataset.state,
+                          loaded: p.dataset.loaded === 'true', image: !!p.querySelector('img') && p.querySelector('img').complete
+                          && p.querySelector('img').naturalWidth > 0}))})),
+                  error: error.hidden ? null : document.getElementById('error-text').textContent};
+        })()"""
+        deadline = time.monotonic() + args.timeout
+        progress_shot = False
+        while True:
+            st = js(state)
+            if st["error"]: raise RuntimeError("the page shows an error: " + st["error"])
+            if not progress_shot and any(j["state"] in ("queued", "running") and j["pages"] for j in st["jobs"]):
+                shot("03-progress-ja"); progress_shot = True
+                report["progressStatus"] = [j["status"] for j in st["jobs"]]
+            finished = len(st["jobs"]) == len(args.files) and all(
+                j["state"] in ("done", "cancelled") and j["pages"] and all(
+                    p["state"] == "failed" or (p["loaded"] and p["image"]) for p in j["pages"]) for j in st["jobs"])
+            if finished: break
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the jobs were not shown read within {args.timeout:.0f} s: {json.dumps(st, ensure_ascii=False)}")
+            time.sleep(0.25)
+        if not progress_shot: shot("03-progress-ja")   # every page was read between two looks: the screenshot shows them done
+
+        # Where each line's text is laid out: the element at its box's middle, the rectangle of its text.
+        report["jobs"] = js("""(() => [...document.querySelectorAll('.job')].map(job => ({
+          id: job.dataset.job, title: job.querySelector('h3').textContent, state: job.dataset.state,
+          status: job.querySelector('.status').textContent,
+          downloads: [...job.querySelectorAll('.job-downloads a')].map(a => a.dataset.format),
+          pages: [...job.querySelectorAll('.page')].map(page => {
+          const sheet = page.querySelector('.sheet');
+          if (!sheet) return {n: +page.dataset.page, state: page.dataset.state, lines: [], list: []};
+          const lines = [...sheet.querySelectorAll('.ol:not(.ruby)')].map(line => {
+            line.scrollIntoView({block: 'center', inline: 'center'});  // elementFromPoint sees the viewport only
+            const r = sheet.getBoundingClientRect();
+            const scale = r.width / Number(sheet.dataset.width);
+            const [x, y, w, h] = line.dataset.box.split(' ').map(Number);
+            const box = {left: r.left + x * scale, top: r.top + y * scale, right: r.left + (x + w) * scale, bottom: r.top + (y + h) * scale};
+            const range = document.createRange();
+            range.selectNodeContents(line.querySelector('.t'));
+            const t = range.getBoundingClientRect();
+            const hit = document.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
+            return {id: line.id, line: Number(line.dataset.line), text: range.toString(), lang: line.closest('[lang]').lang,
+                    writingMode: getComputedStyle(line).writingMode,
+                    box, textRect: {left: t.left, top: t.top, right: t.right, bottom: t.bottom},
+                    hit: hit && hit.closest('.ol') ? hit.closest('.ol').id : null};
+          });
+          const list = [...page.querySelectorAll('ol.lines:not(.weak) li')].map(li => {
+            const c = li.cloneNode(true); c.querySelectorAll('small, rt').forEach(e => e.remove()); return c.textContent; });
+          return {n: +page.dataset.page, state: page.dataset.state, name: page.querySelector('h4').textContent,
+                  lines, list, listLang: page.querySelector('ol.lines').lang,
+                  ruby: [...page.querySelectorAll('ol.lines ruby')].map(r => ({base: [...r.childNodes].filter(n => n.nodeName !== 'RT').map(n => n.textContent).join(''),
+                                                                                  reading: r.querySelector('rt').textContent})),
+                  downloads: [...page.querySelectorAll('.page-downloads a')].map(a => a.dataset.format)};
+        })})))()""")
+        # The browser's search finds each job's first page's longest line in the text over the image (the layer comes
+        # before the list in the page), and the selection it makes lies on the line's box.
+        report["found"] = js("""[...document.querySelectorAll('.job .page:first-child .sheet')].map(sheet => {
+          const line = [...sheet.querySelectorAll('.ol:not(.ruby)')].sort((a, b) => b.textContent.length - a.textContent.length)[0];
+          if (!line) return null;
+          getSelection().removeAllRanges();
+          window.scrollTo(0, 0);
+          const found = window.find(line.textContent, true, false, false, false, false, false);
+          const selection = getSelection();
+          const at = selection.rangeCount ? selection.getRangeAt(0).commonAncestorContainer : null;
+          const element = at && (at.nodeType === 1 ? at : at.parentElement);
+          const r = selection.rangeCount ? selection.getRangeAt(0).getBoundingClientRect() : null;
+          const s = sheet.getBoundingClientRect(), k = s.width / Number(sheet.dataset.width);
+          const [x, y, w, h] = line.dataset.box.split(' ').map(Number);
+          const result = {text: line.textContent, found, selected: selection.toString(), inLine: element ? element.closest('.ol') === line : false,
+                          selection: r && {left: r.left, top: r.top, right: r.right, bottom: r.bottom},
+                          box: {left: s.left + x * k, top: s.top + y * k, right: s.left + (x + w) * k, bottom: s.top + (y + h) * k}};
+          selection.removeAllRanges();
+          return result;
+        })""")
+        # Every download link answers (status and type; the bodies are not kept).
+        report["links"] = js("""Promise.all([...document.querySelectorAll('.downloads a')].map(a =>
+          fetch(a.href).then(r => ({href: a.getAttribute('href'), status: r.status, type: r.headers.get('content-type')}))))""", timeout=120)
+        js("window.scrollTo(0, 0)")
+        shot("04-result-ja")
+        js("document.getElementById('lang').click()")
+        report["lang"]["back"] = js("document.documentElement.lang")
+        report["statusEn"] = js("[...document.querySelectorAll('.job .status')].map(s => s.textContent)")
+        shot("05-result-en")
+
+        # Each job's PDF through the page's own link.
+        report["downloads"] = []
+        for job in report["jobs"]:
+            js(f"document.querySelector('#job-{job['id']} .job-downloads a[data-format=pdf]').click()")
+            begun = b.wait_event("Browser.downloadWillBegin", timeout=30)
+            done = b.wait_event("Browser.downloadProgress", timeout=60,
+                                where=lambda p: p.get("guid") == begun["guid"] and p.get("state") in ("completed", "canceled"))
+            pdf = os.path.join(downloads, begun["guid"])
+            if done.get("state") != "completed" or not os.path.exists(pdf): raise RuntimeError("a PDF download did not complete")
+            final = os.path.join(downloads, job["id"] + ".pdf")
+            os.replace(pdf, final)
+            report["downloads"].append({"job": job["id"], "path": final, "suggestedFilename": begun.get("suggestedFilename"),
+                                        "bytes": os.path.getsize(final)})
+        # A file the server refuses: its error ({"error","message"}) shown in the page.
+        if args.refused:
+            b.send("Page.setInterceptFileChooserDialog", {"enabled": False}, session=s)
+            root = b.send("DOM.getDocument", session=s)["root"]["nodeId"]
+            node = b.send("DOM.querySelector", {"nodeId": root, "selector": "#file"}, session=s)["nodeId"]
+            b.send("DOM.setFileInputFiles", {"files": [os.path.abspath(args.refused)], "nodeId": node}, session=s)
+            deadline = time.monotonic() + 30
+            while not js("!document.getElementById('error').hidden"):
+                if time.monotonic() > deadline: raise TimeoutError("no error shown for the refused file")
+                time.sleep(0.2)
+            report["refused"] = {"error": js("document.getElementById('error-text').textContent"),
+                                 "jobs": js("document.querySelectorAll('.job').length")}
+            js("window.scrollTo(0, 0)")
+            shot("06-refused-en")
+        # "Remove" on a job (--remove, or the newest, listed first): gone from the page and from the server.
+        last = next((j["id"] for j in report["jobs"] if j["title"] == args.remove), report["jobs"][0]["id"])
+        js(f"document.querySelector('#job-{last} button.remove').click()")
+        deadline = time.monotonic() + 30
+        while js(f"!!document.getElementById('job-{last}')"):
+            if time.monotonic() > deadline: raise TimeoutError("the removed job stayed in the page")
+            time.sleep(0.2)
+        report["removed"] = {"job": last, "status": js(f"fetch('v1/jobs/{last}').then(r => r.status)"),
+                             "jobs": js("document.querySelectorAll('.job').length")}
+        # A reload shows the jobs the server still keeps (the removed one not), their pages read.
+        b.send("Page.reload", session=s)
+        b.wait_event("Page.loadEventFired", timeout=30)
+        deadline = time.monotonic() + 60
+        kept = len(report["jobs"]) - 1
+        while not js(f"document.querySelectorAll('.job').length === {kept} && [...document.querySelectorAll('.job .page')].every(p => p.dataset.loaded === 'true')"):
+            if time.monotonic() > deadline: raise TimeoutError("the jobs were not shown again after a reload")
+            time.sleep(0.2)
+        report["reloaded"] = js("[...document.querySelectorAll('.job')].map(j => ({id: j.dataset.job, title: j.querySelector('h3').textContent, pages: j.querySelectorAll('.page[data-loaded=true]').length}))")
+        try: b.send("Browser.close", timeout=5)
+        except Exception: pass
+    except Exception as e:
+        try: shot("99-failure")
+        except Exception: pass
+        try: shutil.copy(os.path.join(profile, "chromium.log"), os.path.join(args.out, "chromium.log"))   # kept for a failure
+        except OSError: pass
+        print(f"webapp-browser: {type(e).__name__}: {e}", file=sys.stderr)
+        print(json.dumps(report, ensure_ascii=False))
+        return 1
+    finally:
+        b.close()
+        shutil.rmtree(profile, ignore_errors=True)
+    print(json.dumps(report, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
