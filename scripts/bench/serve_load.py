@@ -28,10 +28,12 @@ import http.client
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -407,13 +409,14 @@ def main():
     images = args.image or [os.path.join(ROOT, "samples/scaned0.png")]
     os.makedirs(args.log_dir, exist_ok=True)
 
+    work = tempfile.mkdtemp(prefix="serve-load-work-", dir=args.log_dir)   # koten-ocr's --work-dir, removed at the end
     servers = []
     for name in [s.strip() for s in args.servers.split(",") if s.strip()]:
         if name == "koten":
             if not os.access(args.koten, os.X_OK):
                 sys.exit(f"serve_load: {args.koten}: no such executable (make build)")
             command = [args.koten, "serve", "--host", "127.0.0.1", "--port", "{port}", "--mode", "ppocr",
-                       "--models", args.models, "--memory-budget", budget_text] + args.koten_arg
+                       "--models", args.models, "--memory-budget", budget_text, "--work-dir", work] + args.koten_arg
             servers.append(Server("koten-ocr", command, "/v1/ocr", "file", "/readyz", koten_page, args.log_dir))
         elif name == "rapidocr_api":
             if not os.access(args.peers_python, os.X_OK):
@@ -493,6 +496,7 @@ def main():
                 sampler.take_peak()
                 sampler.stopped.set()
             server.stop()
+        shutil.rmtree(work, ignore_errors=True)
 
     print()
     print("| server | clients | load before | requests | pages | pages/min | p50 | p95 | p99 | 503 | 429 | "
