@@ -267,10 +267,10 @@ def run_level(server, pages, clients, seconds, max_requests, timeout, sampler):
                     kind, retry = "503", headers.get("retry-after")
                 elif status == 429:
                     kind, retry = "429", headers.get("retry-after")
-                elif 400 <= status < 500:
-                    kind = "4xx"
-                else:
+                elif status >= 500:
                     kind = "5xx"
+                else:
+                    kind = "4xx"                      # any other answer that is not a page (4xx, or 1xx/3xx)
                 detail = f"HTTP {status}: {data[:120]!r}"
             except (OSError, http.client.HTTPException) as e:
                 kind, detail = "lost", f"{type(e).__name__}: {e}"
