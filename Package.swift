@@ -33,9 +33,20 @@ let package = Package(
         ),
         // The crash of the CLI's KOTEN_OCR_TEST_CRASH hook (docs/diagnostics.md, "Test hooks"); not in the library.
         .target(name: "CTestCrash"),
+        // `koten-ocr serve` (docs/serve.md): libmicrohttpd (Debian's libmicrohttpd-dev) behind one seam,
+        // CMicroHTTPDShim for its variadic calls; libzip (libzip-dev) for zip uploads and result zips. Not a
+        // product: KotenOCRKit never depends on them.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
+        .systemLibrary(name: "CLibZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .target(
+            name: "KotenOCRServer",
+            dependencies: ["KotenOCRKit", "CMicroHTTPDShim", "CLibZip"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "koten-ocr",
-            dependencies: ["KotenOCRKit", "CTestCrash"],
+            dependencies: ["KotenOCRKit", "KotenOCRServer", "CTestCrash"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Inputs for tests and benchmarks (image writer, 12 MP photo, decompression bombs), kept out of the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # KotenOCR setup: installs everything the build, the CLI and the tests need, pinned and checked by sha256.
 # Idempotent: a second run verifies what is there and does nothing else.
-#   - Debian packages (libvips-dev, pkg-config, python3 venv/pip, time, unzip), pinned by major.minor -> the system, via apt
+#   - Debian packages (libvips-dev, libmicrohttpd-dev, libzip-dev, pkg-config, python3 venv/pip, time, unzip), pinned by major.minor -> the system, via apt
 #   - Noto CJK fonts (fonts-noto-cjk, pinned by version prefix)       -> the system, via apt (rendered test pages)
 #   - ONNX Runtime shared library from the PyPI wheel `onnxruntime`   -> .deps/onnxruntime/lib
 #   - ONNX Runtime C headers from Debian trixie's libonnxruntime-dev  -> .deps/onnxruntime/include
@@ -33,6 +33,8 @@ APT_PREFIX_PACKAGES=(
   "qpdf=11.3."                  # the tests check searchable PDFs (qpdf --check)
   "poppler-utils=22.12."        # ... and read them back (pdftotext, pdfimages, pdftoppm)
   "libxml2-utils=2.9.14"        # the tests validate ALTO and PAGE against their XSDs (xmllint)
+  "libmicrohttpd-dev=0.9.75-"   # `koten-ocr serve`'s HTTP server (docs/serve.md: 0.9.75-6 carries CVE-2023-27371's fix)
+  "libzip-dev=1.7."             # `koten-ocr serve`: zip uploads read and result zips written (docs/serve.md)
   "chromium="                   # the tests open the html format in a headless browser. Not pinned: Debian ships
                                 # every Chromium security release in place of the last and keeps no older one
 )

@@ -9,6 +9,7 @@ enum CLI {
         if args.first == PDFCheckCommand.name { return PDFCheckCommand.run(Array(args.dropFirst())) }
         if args.first == "diagnostics" { return await DiagnosticsCommand.run(Array(args.dropFirst())) }
         if args.first == "models" { return await ModelsCommand.run(Array(args.dropFirst())) }
+        if args.first == "serve" { return await ServeCommand.run(Array(args.dropFirst())) }
         let arguments: Arguments
         do {
             arguments = try Arguments.parse(args)

@@ -15,6 +15,10 @@ public struct BatchOptions: Sendable {
     /// Checks each PDF input before this process opens it (`PDFGuard`; the command line's opens it in a child
     /// process under a memory and a time limit). A refused PDF is a failed input. Nil: PDFs are opened unchecked.
     package var pdfGuard: (any PDFGuard)? = nil
+    /// Every page's searchable-PDF page file (`SearchablePDF.pageFile`, named `ResultFormat.pdfPageFileName`) is
+    /// kept beside the input's PDF, also for a one-page input, so that pages of several inputs can be joined into
+    /// one PDF (`koten-ocr serve`'s job result, docs/serve.md). Default false: page files are removed once joined.
+    package var keepsPDFPageFiles = false
     /// Skip pages the manifest records as done whose results are intact (SHA-256 checked).
     public var resume: Bool
     /// Replace result files that already exist.

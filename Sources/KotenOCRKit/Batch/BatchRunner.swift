@@ -185,7 +185,12 @@ public struct BatchRunner: Sendable {
         guard let directory = options.outputDirectory else {
             return rendered.map { RenderedResult(format: $0.0, data: $0.1, file: nil) }
         }
-        try PageCommit.commit(rendered.map { .init(name: task.pageFile($0.0), data: $0.1) }, in: directory)
+        var files = rendered.map { PageCommit.File(name: task.pageFile($0.0), data: $0.1) }
+        if options.keepsPDFPageFiles, options.pageFormats.contains(.pdf), !task.waitsForInput(.pdf) {
+            files.append(.init(name: ResultFormat.pdfPageFileName(pageStem: task.outputStem),
+                               data: try SearchablePDF.pageFile(SearchablePDF.page(page, image: source))))
+        }
+        try PageCommit.commit(files, in: directory)
         let results = rendered.map { RenderedResult(format: $0.0, data: $0.1, file: directory.appendingPathComponent(task.pageFile($0.0))) }
         try manifest?.append(record(.done, results.map { .init(file: task.pageFile($0.format), sha256: SHA256.hex($0.data)) }))
         return results

@@ -96,7 +96,9 @@ enum InputDocuments {
             let sha = try SHA256.hex(fileAt: target)
             try manifest.append(BatchManifest.Record(state: .done, input: document.input.path, key: document.key, page: 0,
                                                      outputs: [.init(file: document.file, sha256: sha)]))
-            for file in document.pageFiles { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
+            if !options.keepsPDFPageFiles {
+                for file in document.pageFiles { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
+            }
             onEvent(.documentWritten(document, target, progress))
         } catch {
             // Another shard may have written it, and removed the page files, meanwhile.

@@ -1,0 +1,393 @@
+import CMicroHTTPDShim
+import Foundation
+
+/// The HTTP layer over libmicrohttpd (Debian's libmicrohttpd 0.9.75-6; docs/serve.md, "Why libmicrohttpd"): the
+/// only file that names it. MHD's own polling thread and pool parse HTTP; its post processor streams
+/// `multipart/form-data` parts into files; a raw body is streamed to a file too. When a request's body has been
+/// read, the connection is suspended and the `HTTPHandler` answers on a Swift task, so OCR never runs on MHD's
+/// threads; the answer resumes the connection. A suspended connection's socket is watched: when the client goes
+/// away the handler's task is cancelled. A streamed body (Server-Sent Events) suspends the connection between chunks.
+package final class MicroHTTPDServer: @unchecked Sendable {
+    package let settings: HTTPServerSettings
+    let handler: any HTTPHandler
+    private var daemon: OpaquePointer?
+    /// The port listened on (the ephemeral one for port 0), after `start`.
+    package private(set) var port = 0
+
+    package struct StartError: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    package init(settings: HTTPServerSettings, handler: any HTTPHandler) {
+        self.settings = settings
+        self.handler = handler
+    }
+
+    /// Starts listening; returns the port. Throws `StartError` (address in use, bad address).
+    package func start() throws -> Int {
+        try FileManager.default.createDirectory(at: settings.uploadDirectory, withIntermediateDirectories: true)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let started = settings.host.withCString { host in
+            koten_mhd_start(host, UInt16(clamping: settings.port), UInt32(settings.threads), UInt32(settings.connectionLimit),
+                            UInt32(settings.perClientConnections), UInt32(settings.idleTimeoutSeconds), 256 * 1024,
+                            accessHandler, context, completedHandler, context)
+        }
+        guard let started else {
+            throw StartError(description: "cannot listen on \(settings.host) port \(settings.port): \(String(cString: strerror(errno)))")
+        }
+        daemon = started
+        port = Int(koten_mhd_bound_port(started))
+        return port
+    }
+
+    // MARK: one request
+
+    /// A request's state from its first call to its completion (held in MHD's `con_cls`, retained).
+    final class Exchange: @unchecked Sendable {
+        enum Phase { case reading, answering, ready(HTTPResponse), sent }
+        let server: MicroHTTPDServer
+        let connection: OpaquePointer
+        let method: String
+        let path: String
+        let started = Date()
+        var headers: [String: String] = [:]
+        var parameters: [String: String] = [:]
+        var client = ""
+        var folder: URL?
+        var uploads: [HTTPUpload] = []
+        var part: (field: String, fileName: String?, contentType: String?, file: URL, handle: FileHandle, size: Int)?
+        var received = 0
+        var refused: HTTPRefusal?
+        var postProcessor: OpaquePointer?
+        var phase = Phase.reading
+        var status = 0
+        var task: Task<Void, Never>?
+        let lock = NSLock()
+        // A streamed body: chunks waiting, whether the stream ended, whether the connection waits suspended.
+        var pending = Data()
+        var streamEnded = false
+        var streamSuspended = false
+        var pump: Task<Void, Never>?
+
+        init(server: MicroHTTPDServer, connection: OpaquePointer, method: String, path: String) {
+            self.server = server
+            self.connection = connection
+            self.method = method
+            self.path = path
+        }
+
+        var isMultipart: Bool { headers["content-type"]?.lowercased().hasPrefix("multipart/form-data") ?? false }
+
+        func privateFolder(under root: URL) throws -> URL {
+            if let folder { return folder }
+            let made = root.appendingPathComponent("request-" + RandomID.make())
+            try FileManager.default.createDirectory(at: made, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            folder = made
+            return made
+        }
+
+        func closePart() {
+            guard let part else { return }
+            try? part.handle.close()
+            uploads.append(HTTPUpload(field: part.field, fileName: part.fileName, contentType: part.contentType, file: part.file, size: part.size))
+            self.part = nil
+        }
+
+        func removeFiles() {
+            if let part { try? part.handle.close() }
+            part = nil
+            if let folder { try? FileManager.default.removeItem(at: folder) }
+            folder = nil
+        }
+    }
+
+    fileprivate func exchange(_ pointer: UnsafeMutableRawPointer) -> Exchange {
+        Unmanaged<Exchange>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    fileprivate func begin(_ connection: OpaquePointer, method: String, path: String) -> Exchange {
+        let ex = Exchange(server: self, connection: connection, method: method, path: path)
+        MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, headerIterator, Unmanaged.passUnretained(ex).toOpaque())
+        MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, argumentIterator, Unmanaged.passUnretained(ex).toOpaque())
+        var address = [CChar](repeating: 0, count: 64)
+        koten_mhd_client_address(connection, &address, address.count)
+        ex.client = String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if let declared = ex.headers["content-length"], let length = Int(declared.trimmingCharacters(in: .whitespaces)),
+           length > settings.maxBody {
+            ex.refused = .tooLarge(limit: settings.maxBody)
+        } else if ex.headers["content-length"] == nil && ex.headers["transfer-encoding"] == nil {
+            // no body
+        } else if ex.isMultipart {
+            ex.postProcessor = MHD_create_post_processor(connection, 64 * 1024, postIterator, Unmanaged.passUnretained(ex).toOpaque())
+            if ex.postProcessor == nil { ex.refused = .badBody("a multipart/form-data body needs a boundary") }
+        }
+        return ex
+    }
+
+    /// A chunk of the body. Returns false to drop the connection (never: refusals are answered).
+    fileprivate func receive(_ ex: Exchange, _ bytes: UnsafeRawBufferPointer) {
+        guard ex.refused == nil else { return }
+        ex.received += bytes.count
+        if ex.received > settings.maxBody {
+            ex.refused = .tooLarge(limit: settings.maxBody)
+            ex.removeFiles()
+            return
+        }
+        if let processor = ex.postProcessor {
+            let ok = MHD_post_process(processor, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+            if ok != MHD_Result.YES, ex.refused == nil { ex.refused = .badBody("the multipart/form-data body cannot be parsed") }
+            return
+        }
+        do {
+            if ex.part == nil {
+                let folder = try ex.privateFolder(under: settings.uploadDirectory)
+                let file = folder.appendingPathComponent("body")
+                guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                    throw CocoaError(.fileWriteUnknown)
+                }
+                let type = ex.headers["content-type"].map(Self.mediaType)
+                ex.part = ("", nil, type, file, try FileHandle(forWritingTo: file), 0)
+            }
+            try ex.part?.handle.write(contentsOf: Data(bytes))
+            ex.part?.size += bytes.count
+        } catch {
+            ex.refused = .badBody("the body cannot be stored: \(error.localizedDescription)")
+            ex.removeFiles()
+        }
+    }
+
+    /// One piece of a multipart part (from MHD's post processor).
+    fileprivate func formPiece(_ ex: Exchange, key: String, fileName: String?, contentType: String?, offset: UInt64,
+                               bytes: UnsafeRawBufferPointer) -> Bool {
+        guard ex.refused == nil else { return false }
+        guard let fileName else {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let value = offset == 0 ? text : (ex.parameters[key] ?? "") + text
+            guard value.utf8.count <= 64 * 1024 else { ex.refused = .badBody("form field \(key) is too long"); return false }
+            ex.parameters[key] = value
+            return true
+        }
+        do {
+            if offset == 0 || ex.part == nil || ex.part?.field != key {
+                ex.closePart()
+                guard ex.uploads.count < 10_000 else { ex.refused = .badBody("too many files in one request"); return false }
+                let folder = try ex.privateFolder(under: settings.uploadDirectory)
+                let file = folder.appendingPathComponent("part-\(ex.uploads.count)")
+                guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                    throw CocoaError(.fileWriteUnknown)
+                }
+                ex.part = (key, fileName, contentType.map(Self.mediaType), file, try FileHandle(forWritingTo: file), 0)
+            }
+            if bytes.count > 0 {
+                try ex.part?.handle.write(contentsOf: Data(bytes))
+                ex.part?.size += bytes.count
+            }
+            return true
+        } catch {
+            ex.refused = .badBody("an uploaded file cannot be stored: \(error.localizedDescription)")
+            return false
+        }
+    }
+
+    /// The body is read: refuse, or suspend and answer on a task.
+    fileprivate func bodyEnded(_ ex: Exchange) -> MHD_Result {
+        if let processor = ex.postProcessor {
+            MHD_destroy_post_processor(processor)
+            ex.postProcessor = nil
+        }
+        ex.closePart()
+        if let refusal = ex.refused {
+            ex.removeFiles()
+            return send(ex, handler.refuse(refusal, method: ex.method, path: ex.path, headers: ex.headers))
+        }
+        let request = HTTPRequest(method: ex.method, path: ex.path, parameters: ex.parameters, headers: ex.headers,
+                                  client: ex.client, uploads: ex.uploads)
+        ex.phase = .answering
+        MHD_suspend_connection(ex.connection)
+        let handler = self.handler
+        let work = Task {
+            let response = await handler.handle(request)
+            ex.lock.withLock { ex.phase = .ready(response) }
+            MHD_resume_connection(ex.connection)
+        }
+        ex.task = work
+        let fd = koten_mhd_connection_fd(ex.connection)
+        // The client's socket, watched while the answer is worked on: a client that leaves cancels its work.
+        Task.detached {
+            while true {
+                try? await Task.sleep(nanoseconds: 200_000_000)
+                let answering = ex.lock.withLock { if case .answering = ex.phase { true } else { false } }
+                guard answering else { return }
+                if koten_mhd_peer_closed(fd) != 0 {
+                    work.cancel()
+                    return
+                }
+            }
+        }
+        return MHD_Result.YES
+    }
+
+    /// Queues `response` on the connection (from the access handler only, as MHD requires).
+    fileprivate func send(_ ex: Exchange, _ response: HTTPResponse) -> MHD_Result {
+        ex.phase = .sent
+        ex.status = response.status
+        let made: OpaquePointer?
+        switch response.body {
+        case .data(let data):
+            made = data.withUnsafeBytes { raw in
+                MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+            }
+        case .file(let url):
+            let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            var info = stat()
+            if fd >= 0, fstat(fd, &info) == 0 {
+                made = MHD_create_response_from_fd(Int(info.st_size), fd)
+            } else {
+                if fd >= 0 { close(fd) }
+                return send(ex, .error(404, "not_found", "the file is gone"))
+            }
+        case .stream(let stream):
+            let context = Unmanaged.passRetained(ex).toOpaque()
+            made = MHD_create_response_from_callback(UInt64.max, 4096, streamReader, context, streamFree)
+            ex.pump = Task {
+                for await chunk in stream {
+                    let wake = ex.lock.withLock {
+                        ex.pending.append(chunk)
+                        defer { ex.streamSuspended = false }
+                        return ex.streamSuspended
+                    }
+                    if wake { MHD_resume_connection(ex.connection) }
+                }
+                let wake = ex.lock.withLock {
+                    ex.streamEnded = true
+                    defer { ex.streamSuspended = false }
+                    return ex.streamSuspended
+                }
+                if wake { MHD_resume_connection(ex.connection) }
+            }
+        }
+        guard let made else { return MHD_Result.NO }
+        for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
+        let result = MHD_queue_response(ex.connection, UInt32(response.status), made)
+        MHD_destroy_response(made)
+        return result
+    }
+
+    /// Content reader of a streamed body: what is pending, the end, or suspend until the pump has more.
+    fileprivate func readStream(_ ex: Exchange, into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
+        ex.lock.lock()
+        defer { ex.lock.unlock() }
+        if !ex.pending.isEmpty {
+            let n = min(max, ex.pending.count)
+            ex.pending.withUnsafeBytes { raw in
+                if let base = raw.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: n) }
+            }
+            ex.pending.removeFirst(n)
+            return n
+        }
+        if ex.streamEnded { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
+        ex.streamSuspended = true
+        MHD_suspend_connection(ex.connection)
+        return 0
+    }
+
+    fileprivate func finished(_ ex: Exchange) {
+        ex.task?.cancel()
+        ex.pump?.cancel()
+        if let processor = ex.postProcessor {
+            MHD_destroy_post_processor(processor)
+            ex.postProcessor = nil
+        }
+        ex.removeFiles()
+        handler.completed(method: ex.method, path: ex.path, status: ex.status, seconds: Date().timeIntervalSince(ex.started))
+    }
+
+    static func mediaType(_ header: String) -> String {
+        String(header.split(separator: ";", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}
+
+// MARK: C callbacks (no captures: the server or the exchange comes through the context pointer)
+
+private let headerIterator: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let cls, let key else { return MHD_Result.YES }
+    let ex = Unmanaged<MicroHTTPDServer.Exchange>.fromOpaque(cls).takeUnretainedValue()
+    ex.headers[String(cString: key).lowercased()] = value.map { String(cString: $0) } ?? ""
+    return MHD_Result.YES
+}
+
+private let argumentIterator: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let cls, let key else { return MHD_Result.YES }
+    let ex = Unmanaged<MicroHTTPDServer.Exchange>.fromOpaque(cls).takeUnretainedValue()
+    ex.parameters[String(cString: key)] = value.map { String(cString: $0) } ?? ""
+    return MHD_Result.YES
+}
+
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, state in
+    guard let cls, let connection, let state, let uploadSize else { return MHD_Result.NO }
+    let server = Unmanaged<MicroHTTPDServer>.fromOpaque(cls).takeUnretainedValue()
+    guard let current = state.pointee else {
+        let ex = server.begin(connection, method: method.map { String(cString: $0) } ?? "GET",
+                              path: url.map { String(cString: $0) } ?? "/")
+        state.pointee = Unmanaged.passRetained(ex).toOpaque()
+        if case .tooLarge? = ex.refused {
+            // Declared past the limit: answered before one byte of the body is read.
+            return server.send(ex, server.handler.refuse(ex.refused ?? .tooLarge(limit: server.settings.maxBody), method: ex.method,
+                                                         path: ex.path, headers: ex.headers))
+        }
+        return MHD_Result.YES
+    }
+    let ex = server.exchange(current)
+    switch ex.phase {
+    case .reading:
+        if uploadSize.pointee > 0 {
+            let bytes = UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee)
+            server.receive(ex, bytes)
+            uploadSize.pointee = 0
+            if case .tooLarge? = ex.refused {
+                return server.send(ex, server.handler.refuse(ex.refused ?? .tooLarge(limit: server.settings.maxBody),
+                                                             method: ex.method, path: ex.path, headers: ex.headers))
+            }
+            return MHD_Result.YES
+        }
+        return server.bodyEnded(ex)
+    case .answering:
+        uploadSize.pointee = 0
+        return MHD_Result.YES
+    case .ready(let response):
+        return server.send(ex, response)
+    case .sent:
+        uploadSize.pointee = 0  // a refusal queued before the body ended: the rest is dropped
+        return MHD_Result.YES
+    }
+}
+
+private let postIterator: MHD_PostDataIterator = { cls, _, key, fileName, contentType, _, data, offset, size in
+    guard let cls else { return MHD_Result.NO }
+    let ex = Unmanaged<MicroHTTPDServer.Exchange>.fromOpaque(cls).takeUnretainedValue()
+    let server: MicroHTTPDServer? = ex.server
+    let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    let accepted = server?.formPiece(ex, key: key.map { String(cString: $0) } ?? "", fileName: fileName.map { String(cString: $0) },
+                                     contentType: contentType.map { String(cString: $0) }, offset: offset, bytes: bytes) ?? false
+    return accepted ? MHD_Result.YES : MHD_Result.NO
+}
+
+private let completedHandler: MHD_RequestCompletedCallback = { cls, _, state, _ in
+    guard let cls, let state, let pointer = state.pointee else { return }
+    let server = Unmanaged<MicroHTTPDServer>.fromOpaque(cls).takeUnretainedValue()
+    let ex = Unmanaged<MicroHTTPDServer.Exchange>.fromOpaque(pointer)
+    server.finished(ex.takeUnretainedValue())
+    ex.release()
+    state.pointee = nil
+}
+
+private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
+    guard let cls, let buffer else { return -2 }
+    let ex = Unmanaged<MicroHTTPDServer.Exchange>.fromOpaque(cls).takeUnretainedValue()
+    return ex.server.readStream(ex, into: buffer, max: max)
+}
+
+private let streamFree: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<MicroHTTPDServer.Exchange>.fromOpaque(cls).release()
+}

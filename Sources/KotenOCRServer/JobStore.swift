@@ -1,0 +1,534 @@
+import Foundation
+import KotenOCRKit
+
+/// Jobs (docs/serve.md, "Jobs"): each in `<work>/jobs/<32 hex>/` — `job.json` (its inputs and pages, written
+/// atomically), `in/` (the uploads under the server's own names), `out/` (the batch's results and manifest,
+/// written by `BatchRunner` through `PageCommit`), `failed.json`, `done`. One worker reads one job at a time through
+/// the batch machinery with `resume`, so a job cut off by a kill continues at start-up where its manifest says,
+/// and its files are those an uninterrupted run writes. The batch reads a job's inputs from one stable folder
+/// (`<work>/run/`, hard links), so results name the same paths whichever job they belong to.
+final class JobStore: @unchecked Sendable {
+    struct Input: Codable { let file: String; let name: String; let pageCount: Int }
+    struct Page: Codable { let n: Int; let input: Int; let page: Int; let name: String }
+    struct Record: Codable { let id: String; let ruby: String; let inputs: [Input]; let pages: [Page] }
+
+    enum State: String { case queued, running, done, cancelled }
+
+    final class Job: @unchecked Sendable {
+        let record: Record
+        let folder: URL
+        var state: State
+        var pageStates: [String]
+        var errors: [Int: String] = [:]
+        var lines: [Int: Int] = [:]
+        var watchers: [AsyncStream<Data>.Continuation] = []
+        var task: Task<Void, Never>?
+
+        init(record: Record, folder: URL, state: State) {
+            self.record = record
+            self.folder = folder
+            self.state = state
+            pageStates = Array(repeating: "queued", count: record.pages.count)
+        }
+    }
+
+    static let formats: [ResultFormat] = [.json, .txt, .alto, .pageXML, .hocr, .html, .pdf]
+    let root: URL
+    let jobsFolder: URL
+    let runFolder: URL
+    let engine: KotenOCR
+    let admission: Admission
+    let pdfGuard: (any PDFGuard)?
+    let metrics: ServerMetrics
+    private let lock = NSLock()
+    private var jobs: [String: Job] = [:]
+    private var order: [String] = []
+    private var wake: AsyncStream<Void>.Continuation?
+
+    init(root: URL, engine: KotenOCR, admission: Admission, pdfGuard: (any PDFGuard)?, metrics: ServerMetrics) throws {
+        self.root = root
+        jobsFolder = root.appendingPathComponent("jobs")
+        runFolder = root.appendingPathComponent("run")
+        self.engine = engine
+        self.admission = admission
+        self.pdfGuard = pdfGuard
+        self.metrics = metrics
+        try FileManager.default.createDirectory(at: jobsFolder, withIntermediateDirectories: true)
+        try load()
+    }
+
+    /// The jobs found in the work directory: done ones as they are, the others queued again (in their order).
+    private func load() throws {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: jobsFolder.path)) ?? []
+        var found: [(Date, Job)] = []
+        for id in names where RandomID.isValid(id) {
+            let folder = jobsFolder.appendingPathComponent(id)
+            guard let data = try? Data(contentsOf: folder.appendingPathComponent("job.json")),
+                  let record = try? JSONDecoder().decode(Record.self, from: data), record.id == id else { continue }
+            let done = FileManager.default.fileExists(atPath: folder.appendingPathComponent("done").path)
+            let job = Job(record: record, folder: folder, state: done ? .done : .queued)
+            if let failed = try? Data(contentsOf: folder.appendingPathComponent("failed.json")),
+               let errors = try? JSONDecoder().decode([String: String].self, from: failed) {
+                for (key, value) in errors { if let n = Int(key) { job.errors[n] = value } }
+            }
+            for page in record.pages {
+                if let error = job.errors[page.n], done {
+                    job.pageStates[page.n - 1] = "failed"
+                    _ = error
+                } else if let lines = lineCount(job, page.n) {
+                    job.pageStates[page.n - 1] = "done"
+                    job.lines[page.n] = lines
+                }
+            }
+            let created = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("job.json").path)[.creationDate] as? Date)
+                ?? (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("job.json").path)[.modificationDate] as? Date) ?? Date()
+            found.append((created, job))
+            if !done { _ = admission.reserve(force: true) }
+        }
+        for (_, job) in found.sorted(by: { $0.0 < $1.0 }) {
+            jobs[job.record.id] = job
+            order.append(job.record.id)
+        }
+    }
+
+    /// Starts the worker: jobs one at a time, in the order they came.
+    func start() {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        wake = continuation
+        continuation.yield()
+        Task.detached { [self] in
+            for await _ in stream {
+                while let job = nextQueued() { await run(job) }
+            }
+        }
+    }
+
+    private func nextQueued() -> Job? {
+        lock.withLock { order.compactMap { jobs[$0] }.first { $0.state == .queued } }
+    }
+
+    func counts() -> (queued: Int, running: Int, done: Int) {
+        lock.withLock {
+            let states = jobs.values.map(\.state)
+            return (states.filter { $0 == .queued }.count, states.filter { $0 == .running }.count, states.filter { $0 == .done }.count)
+        }
+    }
+
+    // MARK: files of a job
+
+    private func task(_ job: Job, _ n: Int) -> PageTask? {
+        guard n >= 1, n <= job.record.pages.count else { return nil }
+        let page = job.record.pages[n - 1]
+        let input = job.record.inputs[page.input]
+        let path = runFolder.appendingPathComponent(input.file).path
+        return PageTask(input: BatchInput(path: path, relativePath: input.file), page: page.page, pageCount: input.pageCount)
+    }
+
+    private func resultFile(_ job: Job, _ n: Int, _ format: ResultFormat) -> URL? {
+        guard let task = task(job, n) else { return nil }
+        return job.folder.appendingPathComponent("out").appendingPathComponent(task.outputFile(format))
+    }
+
+    private func lineCount(_ job: Job, _ n: Int) -> Int? {
+        guard let url = resultFile(job, n, .json), let data = try? Data(contentsOf: url),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return (object["lines"] as? [Any])?.count ?? 0
+    }
+
+    // MARK: JSON
+
+    func snapshot(_ job: Job) -> [String: Any] {
+        lock.withLock {
+            let done = job.pageStates.filter { $0 == "done" }.count, failed = job.pageStates.filter { $0 == "failed" }.count
+            let pages: [[String: Any]] = job.record.pages.map { page in
+                var entry: [String: Any] = ["n": page.n, "name": page.name, "state": job.pageStates[page.n - 1]]
+                if let error = job.errors[page.n], job.pageStates[page.n - 1] == "failed" { entry["error"] = error }
+                if let lines = job.lines[page.n] { entry["lines"] = lines }
+                return entry
+            }
+            return ["id": job.record.id, "state": job.state.rawValue,
+                    "progress": ["done": done, "failed": failed, "total": job.record.pages.count],
+                    "links": ["self": "/v1/jobs/\(job.record.id)", "events": "/v1/jobs/\(job.record.id)/events"],
+                    "pages": pages]
+        }
+    }
+
+    private func event(_ name: String, _ job: Job) -> Data {
+        let json = (try? JSONSerialization.data(withJSONObject: snapshot(job), options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return Data("event: \(name)\ndata: ".utf8) + json + Data("\n\n".utf8)
+    }
+
+    private func publish(_ job: Job, end: Bool = false) {
+        let data = event(end ? "end" : "progress", job)
+        let watchers = lock.withLock { job.watchers }
+        for w in watchers {
+            w.yield(data)
+            if end { w.finish() }
+        }
+        if end { lock.withLock { job.watchers = [] } }
+    }
+
+    // MARK: POST /v1/jobs
+
+    func submit(_ request: HTTPRequest, service: OCRService) async -> HTTPResponse {
+        guard admission.admit(client: request.client) else {
+            metrics.refused("client_rate")
+            return .error(429, "too_many_requests", "more than \(admission.clientRate) OCR requests a minute from this client", headers: [("Retry-After", "60")])
+        }
+        let options: OCRService.RequestOptions, uploads: [HTTPUpload]
+        do {
+            options = try service.requestOptions(request.parameters, allowFormat: false)
+            uploads = try service.uploads(request)
+        } catch {
+            return error.response
+        }
+        let id = RandomID.make()
+        let folder = jobsFolder.appendingPathComponent(id)
+        let incoming = folder.appendingPathComponent("in")
+        do {
+            try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
+        } catch {
+            return .error(500, "internal", "cannot create the job's folder")
+        }
+        var inputs: [Input] = [], pages: [Page] = []
+        let maxPages = service.options.maxPages
+        func refuse(_ response: HTTPResponse) -> HTTPResponse {
+            try? FileManager.default.removeItem(at: folder)
+            return response
+        }
+        func add(_ file: URL, name: String, kind: UploadKind) throws(ResponseError) {
+            let stored = String(format: "%04d.%@", inputs.count + 1, kind.fileExtension)
+            let target = incoming.appendingPathComponent(stored)
+            do { try FileManager.default.moveItem(at: file, to: target) } catch {
+                throw ResponseError(.error(500, "internal", "cannot store \(name)"))
+            }
+            if kind == .pdf, let pdfGuard {
+                do { try pdfGuard.check(FileSystemPath(target.path)) } catch { throw ResponseError(.error(422, "undecodable", "\(name): \(error)")) }
+            }
+            let count: Int
+            do { count = try ImageSource.pageCount(of: target) } catch {
+                throw ResponseError(OCRService.failure(error, name: name, timeout: 0))
+            }
+            guard pages.count + count <= maxPages else {
+                throw ResponseError(.error(413, "too_many_pages", "the job has more than \(maxPages) pages (--max-pages)"))
+            }
+            for p in 0..<count {
+                pages.append(Page(n: pages.count + 1, input: inputs.count, page: p, name: count > 1 ? "\(name) p\(p + 1)" : name))
+            }
+            inputs.append(Input(file: stored, name: name, pageCount: count))
+        }
+        do {
+            for (i, upload) in uploads.enumerated() {
+                let name = upload.fileName.map { String($0.prefix(200)) } ?? "upload-\(i + 1)"
+                guard let kind = UploadKind.sniff(upload.file) else {
+                    metrics.refused("type")
+                    return refuse(.error(415, "unsupported_type", "\(name) is not an image, PDF, TIFF or zip"))
+                }
+                if kind == .zip {
+                    let limits = ZipArchive.Limits(entries: maxPages, entryBytes: service.options.maxUpload,
+                                                   totalBytes: 4 * service.options.maxUpload)
+                    let entries: [(index: UInt64, name: String, size: Int)]
+                    do { entries = try ZipArchive.checkedEntries(upload.file, limits: limits) } catch {
+                        metrics.refused("zip")
+                        return refuse(.error(422, "bad_zip", "\(name): \(error)"))
+                    }
+                    for entry in entries.sorted(by: { $0.name < $1.name }) {
+                        let scratch = incoming.appendingPathComponent("entry")
+                        do { try ZipArchive.extract(upload.file, index: entry.index, size: entry.size, to: scratch) } catch {
+                            return refuse(.error(422, "bad_zip", "\(name): \(error)"))
+                        }
+                        guard let entryKind = UploadKind.sniff(scratch), entryKind != .zip else {
+                            return refuse(.error(415, "unsupported_type", "\(name): \(entry.name) is not an image or PDF"))
+                        }
+                        try add(scratch, name: "\(name)/\(entry.name)", kind: entryKind)
+                    }
+                } else {
+                    try add(upload.file, name: name, kind: kind)
+                }
+            }
+        } catch {
+            return refuse(error.response)
+        }
+        guard !pages.isEmpty else { return refuse(.error(422, "no_pages", "the upload holds no page")) }
+        guard admission.reserve() else {
+            metrics.refused("queue")
+            return refuse(.error(503, "queue_full", "the queue is full (\(admission.capacity) waiting)", headers: [("Retry-After", "5")]))
+        }
+        let record = Record(id: id, ruby: options.ruby.rawValue, inputs: inputs, pages: pages)
+        do {
+            let data = try JSONEncoder().encode(record)
+            try AtomicFile.write(data, to: folder.appendingPathComponent("job.json"))
+        } catch {
+            admission.release()
+            return refuse(.error(500, "internal", "cannot record the job"))
+        }
+        let job = Job(record: record, folder: folder, state: .queued)
+        lock.withLock {
+            jobs[id] = job
+            order.append(id)
+        }
+        wake?.yield()
+        var body = snapshot(job)
+        body.removeValue(forKey: "pages")
+        return .json(202, body, headers: [("Location", "/v1/jobs/\(id)")])
+    }
+
+    // MARK: the worker
+
+    private func run(_ job: Job) async {
+        lock.withLock { job.state = .running }
+        let work = Task { await read(job) }
+        lock.withLock { job.task = work }
+        await work.value
+        let cancelled = lock.withLock { job.state == .cancelled }
+        if !cancelled {
+            lock.withLock {
+                job.state = .done
+                for i in job.pageStates.indices where job.pageStates[i] != "done" { job.pageStates[i] = "failed" }
+            }
+            try? AtomicFile.write(Data(), to: job.folder.appendingPathComponent("done"))
+            admission.release()
+        }
+        publish(job, end: true)
+    }
+
+    private func read(_ job: Job) async {
+        let fm = FileManager.default
+        try? fm.removeItem(at: runFolder)
+        do {
+            try fm.createDirectory(at: runFolder, withIntermediateDirectories: true)
+            for input in job.record.inputs {
+                let source = job.folder.appendingPathComponent("in").appendingPathComponent(input.file)
+                let link = runFolder.appendingPathComponent(input.file)
+                if (try? fm.linkItem(at: source, to: link)) == nil { try fm.copyItem(at: source, to: link) }
+            }
+        } catch {
+            fail(job, "the job's inputs cannot be staged: \(ErrorText.line(error))")
+            return
+        }
+        var options = BatchOptions(outputDirectory: job.folder.appendingPathComponent("out"), formats: Self.formats, resume: true)
+        options.keepsPDFPageFiles = true
+        options.ruby = ResultFormat.RubyStyle(rawValue: job.record.ruby) ?? .drop
+        options.pdfGuard = pdfGuard
+        let plan: BatchPlan
+        do {
+            plan = try BatchPlan.prepare(files: job.record.inputs.map { FileSystemPath(runFolder.appendingPathComponent($0.file).path) },
+                                         options: options)
+        } catch {
+            fail(job, ErrorText.line(error))
+            return
+        }
+        let numbers = Dictionary(job.record.pages.compactMap { page in task(job, page.n).map { ($0.key, page.n) } },
+                                 uniquingKeysWith: { first, _ in first })
+        let clock = StartClock()
+        let hold = TestHooks.holdAfterPages
+        let runner = BatchRunner(engine: engine, options: options)
+        _ = try? await runner.run(plan) { [self] event in
+            switch event {
+            case .pageStarted(let task, _):
+                clock.reset()
+                if let n = numbers[task.key] { lock.withLock { job.pageStates[n - 1] = "running" } }
+                publish(job)
+            case .pageRead(let task, _, _):
+                metrics.pageRead(seconds: clock.seconds)
+                if let n = numbers[task.key] {
+                    let lines = lineCount(job, n)
+                    lock.withLock {
+                        job.pageStates[n - 1] = "done"
+                        job.lines[n] = lines
+                    }
+                }
+                publish(job)
+                if let hold, TestHooks.countPage() >= hold { TestHooks.holdForever() }
+            case .failed(let failure, _):
+                metrics.pageFailed()
+                let hit = numbers[failure.shardKey].map { [$0] } ?? job.record.pages.filter { job.pageStates[$0.n - 1] != "done" }.map(\.n)
+                lock.withLock {
+                    for n in hit where job.pageStates[n - 1] != "done" {
+                        job.pageStates[n - 1] = "failed"
+                        job.errors[n] = failure.reason
+                    }
+                }
+                let errors = lock.withLock { Dictionary(uniqueKeysWithValues: job.errors.map { (String($0.key), $0.value) }) }
+                if let data = try? JSONEncoder().encode(errors) { try? AtomicFile.write(data, to: job.folder.appendingPathComponent("failed.json")) }
+                publish(job)
+            default:
+                break
+            }
+        }
+        if Task.isCancelled { return }
+        writeJobPDF(job)
+    }
+
+    /// The whole job's searchable PDF (`job.pdf`): the page files the batch keeps (`BatchOptions.keepsPDFPageFiles`)
+    /// of the pages read, in page order, joined; written atomically. None when no page was read.
+    private func writeJobPDF(_ job: Job) {
+        let out = job.folder.appendingPathComponent("out")
+        let files = job.record.pages.compactMap { page -> URL? in
+            guard let task = task(job, page.n) else { return nil }
+            let url = out.appendingPathComponent(ResultFormat.pdfPageFileName(pageStem: task.outputStem))
+            return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        }
+        guard !files.isEmpty else { return }
+        try? AtomicFile.write(to: job.folder.appendingPathComponent("job.pdf")) { handle in
+            try SearchablePDF.write(pageFiles: files, to: handle)
+        }
+    }
+
+    private func fail(_ job: Job, _ reason: String) {
+        lock.withLock {
+            for i in job.pageStates.indices where job.pageStates[i] != "done" {
+                job.pageStates[i] = "failed"
+                job.errors[i + 1] = reason
+            }
+        }
+    }
+
+    // MARK: GET / DELETE /v1/jobs/{id}/…
+
+    func route(_ request: HTTPRequest, id: String, rest: [String]) async -> HTTPResponse {
+        guard RandomID.isValid(id), let job = lock.withLock({ jobs[id] }) else {
+            return .error(404, "not_found", "no such job")
+        }
+        let method = request.method
+        switch rest {
+        case []:
+            if method == "DELETE" { return delete(job) }
+            guard method == "GET" else { return OCRService.notAllowed("GET, DELETE") }
+            return .json(200, snapshot(job))
+        case ["events"]:
+            guard method == "GET" else { return OCRService.notAllowed("GET") }
+            return events(job)
+        case ["result"]:
+            guard method == "GET" else { return OCRService.notAllowed("GET") }
+            return result(job, format: request.parameters["format"] ?? "pdf")
+        default:
+            guard rest.count >= 2, rest[0] == "pages", let n = Int(rest[1]), n >= 1, n <= job.record.pages.count else {
+                return .error(404, "not_found", "no such page or route")
+            }
+            guard method == "GET" else { return OCRService.notAllowed("GET") }
+            if rest.count == 2 { return page(job, n, format: request.parameters["format"] ?? "json") }
+            if rest == ["pages", rest[1], "image"] { return image(job, n) }
+            return .error(404, "not_found", "no such route")
+        }
+    }
+
+    private func events(_ job: Job) -> HTTPResponse {
+        let (stream, continuation) = AsyncStream.makeStream(of: Data.self)
+        let finished = lock.withLock { () -> Bool in
+            if job.state == .done || job.state == .cancelled { return true }
+            job.watchers.append(continuation)
+            return false
+        }
+        continuation.yield(event(finished ? "end" : "progress", job))
+        if finished { continuation.finish() }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")], body: .stream(stream))
+    }
+
+    private func format(_ text: String) -> ResultFormat? {
+        ResultFormat(rawValue: text.lowercased()).flatMap { OCRService.formats.contains($0) ? $0 : nil }
+    }
+
+    private func page(_ job: Job, _ n: Int, format text: String) -> HTTPResponse {
+        guard let format = format(text) else { return .error(400, "bad_option", "format must be one of \(OCRService.formats.map(\.rawValue).joined(separator: ", "))") }
+        guard lock.withLock({ job.pageStates[n - 1] == "done" }) else { return .error(404, "not_found", "page \(n) is not done") }
+        if format == .pdf {
+            // One page of the searchable PDF is part of its input's document: the whole job's PDF is `result`.
+            return .error(400, "bad_option", "a page's PDF is part of the job's: GET /v1/jobs/{id}/result?format=pdf")
+        }
+        guard let url = resultFile(job, n, format) else { return .error(404, "not_found", "no such page") }
+        return HTTPResponse(status: 200, headers: [("Content-Type", OCRService.contentType(format))], body: .file(url))
+    }
+
+    private func image(_ job: Job, _ n: Int) -> HTTPResponse {
+        guard lock.withLock({ job.pageStates[n - 1] == "done" }), let task = task(job, n),
+              let data = try? Data(contentsOf: job.folder.appendingPathComponent("out").appendingPathComponent(task.outputFile(.json))),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return .error(404, "not_found", "page \(n) is not done")
+        }
+        let page = job.record.pages[n - 1]
+        let file = job.folder.appendingPathComponent("in").appendingPathComponent(job.record.inputs[page.input].file)
+        do {
+            let source = try engine.open(file, page: page.page)
+            let rotation = PageRotation(degrees: object["rotation"] as? Int ?? 0) ?? .upright
+            let jpeg = try source.turnedUpright(from: rotation).encodedDisplay(.jpeg(quality: 90))
+            return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg")], body: .data(jpeg))
+        } catch {
+            return .error(500, "internal", "page \(n): \(ErrorText.line(error))")
+        }
+    }
+
+    private func result(_ job: Job, format text: String) -> HTTPResponse {
+        guard let format = format(text) else { return .error(400, "bad_option", "format must be one of \(OCRService.formats.map(\.rawValue).joined(separator: ", "))") }
+        guard lock.withLock({ job.state == .done }) else { return .error(409, "not_done", "the job is not done") }
+        let out = job.folder.appendingPathComponent("out")
+        if format == .pdf {
+            let url = job.folder.appendingPathComponent("job.pdf")
+            guard FileManager.default.fileExists(atPath: url.path) else { return .error(404, "not_found", "the job has no PDF (no page was read)") }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/pdf"),
+                                                       ("Content-Disposition", "attachment; filename=\"\(job.record.id).pdf\"")], body: .file(url))
+        }
+        // A zip of per-page files, named by page number.
+        var files: [(name: String, file: URL)] = []
+        var seen = Set<String>()
+        for page in job.record.pages {
+            guard let task = task(job, page.n) else { continue }
+            let url = out.appendingPathComponent(task.outputFile(format))
+            let name = String(format: "%04d.%@", page.n, format.fileExtension)
+            if seen.insert(name).inserted, FileManager.default.fileExists(atPath: url.path) { files.append((name, url)) }
+        }
+        let zip = job.folder.appendingPathComponent("result-\(format.rawValue).zip")
+        let scratch = job.folder.appendingPathComponent(".result-\(RandomID.make()).zip")
+        do {
+            try ZipArchive.write(files, to: scratch)
+            guard rename(scratch.path, zip.path) == 0 else { throw ZipArchive.Refusal(description: "cannot store the result zip") }
+        } catch {
+            try? FileManager.default.removeItem(at: scratch)
+            return .error(500, "internal", "\(error)")
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/zip"),
+                                                   ("Content-Disposition", "attachment; filename=\"\(job.record.id)-\(format.rawValue).zip\"")],
+                            body: .file(zip))
+    }
+
+    private func delete(_ job: Job) -> HTTPResponse {
+        let (wasUnfinished, task) = lock.withLock { () -> (Bool, Task<Void, Never>?) in
+            let unfinished = job.state == .queued || job.state == .running
+            job.state = .cancelled
+            jobs[job.record.id] = nil
+            order.removeAll { $0 == job.record.id }
+            return (unfinished, job.task)
+        }
+        task?.cancel()
+        if wasUnfinished && task == nil { admission.release() }
+        if wasUnfinished && task != nil { admission.release() }
+        publish(job, end: true)
+        Task.detached {
+            await task?.value
+            try? FileManager.default.removeItem(at: job.folder)
+        }
+        return HTTPResponse(status: 204)
+    }
+}
+
+/// When the page being read started.
+final class StartClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var start = Date()
+    func reset() { lock.withLock { start = Date() } }
+    var seconds: Double { lock.withLock { Date().timeIntervalSince(start) } }
+}
+
+/// The server's test hook (docs/serve.md, "Test hooks"): `KOTEN_OCR_TEST_SERVE_HOLD_AFTER_PAGES=N` stops the job
+/// worker for good once N pages have been read by this process, so a test can `kill -9` it at a known point.
+enum TestHooks {
+    static let holdAfterPages: Int? = ProcessInfo.processInfo.environment["KOTEN_OCR_TEST_SERVE_HOLD_AFTER_PAGES"].flatMap { Int($0) }
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var pages = 0
+
+    static func countPage() -> Int { lock.withLock { pages += 1; return pages } }
+
+    static func holdForever() -> Never {
+        while true { Thread.sleep(forTimeInterval: 3600) }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import KotenOCRKit
+import KotenOCRServer
+
+/// `koten-ocr serve`: the HTTP server (docs/serve.md) over one engine. Prints the address it listens on (one
+/// line, `koten-ocr: serving on http://HOST:PORT/`, on standard output) and serves until killed.
+enum ServeCommand {
+    static func run(_ args: [String]) async -> Int32 {
+        let options: ServeOptions
+        do { options = try ServeOptions.parse(args) } catch {
+            stderrLine("koten-ocr: \(error)")
+            return 2
+        }
+        if options.showHelp {
+            print(ServeOptions.help)
+            return 0
+        }
+        var token: String?
+        if let file = options.tokenFile {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+                  let line = text.split(whereSeparator: \.isNewline).first.map(String.init)?.trimmingCharacters(in: .whitespaces),
+                  line.utf8.count >= 16 else {
+                stderrLine("koten-ocr: --token-file \(file): cannot read a token of at least 16 characters from its first line")
+                return 2
+            }
+            token = line
+        }
+        let mode = options.mode ?? DefaultMode.choose(models: options.models, quiet: true)
+        let models: ModelDirectory
+        if let path = options.models {
+            models = ModelDirectory(root: URL(fileURLWithPath: path))
+        } else if let found = ModelDirectory.locate(mode.descriptor) {
+            models = found
+        } else {
+            stderrLine("koten-ocr: no models for mode \(mode) found in "
+                       + ModelDirectory.searchPath().map(\.path).joined(separator: ", ") + " (use --models DIR)")
+            return 2
+        }
+        var config = OCRConfiguration(mode: mode, models: models, memoryBudgetBytes: options.memoryBudget,
+                                      maxPixels: options.maxPixels, tuneAllocator: true)
+        config.watchMemoryPressure = true
+        let engine: KotenOCR
+        do {
+            engine = try KotenOCR(configuration: config)
+            try await engine.prepare(mode)
+        } catch {
+            stderrLine("koten-ocr: \(error)")
+            return 2
+        }
+        let work = URL(fileURLWithPath: options.workDir
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/koten-ocr/serve").path, isDirectory: true)
+        let service: OCRService
+        let server: MicroHTTPDServer
+        do {
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            service = try OCRService(engine: engine, options: options, token: token, workDirectory: work,
+                                     pdfGuard: ChildProcessPDFGuard())
+            let uploads = work.appendingPathComponent("uploads")
+            try? FileManager.default.removeItem(at: uploads)  // a killed server's partial uploads
+            server = MicroHTTPDServer(settings: HTTPServerSettings(host: options.host, port: options.port, maxBody: options.maxUpload,
+                                                                   uploadDirectory: uploads), handler: service)
+            let port = try server.start()
+            service.start()
+            let shown = options.host.contains(":") ? "[\(options.host)]" : options.host
+            FileHandle.standardOutput.write(Data("koten-ocr: serving on http://\(shown):\(port)/ (mode \(mode.rawValue), work directory \(work.path))\n".utf8))
+        } catch {
+            stderrLine("koten-ocr: \(error)")
+            return 2
+        }
+        signal(SIGPIPE, SIG_IGN)
+        while true { try? await Task.sleep(nanoseconds: 3_600_000_000_000) }
+    }
+}
