@@ -339,20 +339,20 @@ def koten_checks(server, client_totals):
             if not m or "request" not in m.group(1) or not m.group(1).endswith("_total"):
                 continue
             labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(2)))
-            if "/v1/ocr" not in labels.values():
+            if not any(v.split(" ")[-1] == "/v1/ocr" for v in labels.values()):   # route="POST /v1/ocr"
                 continue
             code = labels.get("status") or labels.get("code") or "?"
             by_status[code] = by_status.get(code, 0) + float(m.group(3))
         counted = {k: int(v) for k, v in sorted(by_status.items())}
         served = sum(counted.values())
         hwm = [line for line in text.splitlines() if not line.startswith("#") and
-               re.search(r"high_water|hwm|resident", line)]
+               re.search(r"high_water|hwm|resident|pages_total|pages_failed|refusals", line)]
         lines.append(f"- koten-ocr /metrics ({status}): /v1/ocr requests by status {counted or 'not found'} = {served}; "
                      f"the clients sent {client_totals['sent']} (warm-up included), got an answer to "
                      f"{client_totals['answered']}: "
                      f"{'every request accounted for' if served == client_totals['sent'] else 'MISMATCH'}")
         if hwm:
-            lines.append("- koten-ocr /metrics memory: " + "; ".join(h.strip() for h in hwm[:4]))
+            lines.append("- koten-ocr /metrics: " + "; ".join(h.strip() for h in hwm[:12]))
     except (OSError, http.client.HTTPException) as e:
         lines.append(f"- koten-ocr /metrics: no answer ({type(e).__name__}: {e})")
     return lines
