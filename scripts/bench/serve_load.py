@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`make bench-serve`: koten-ocr serve and rapidocr_api under the same concurrent clients, on 127.0.0.1 only.
 
-    python3 scripts/bench/serve_load.py [--seconds 60] [--levels 1,8,32,64] [--budget 300MB]
+    python3 scripts/bench/serve_load.py [--seconds 60] [--drain 60] [--levels 1,8,32,64] [--budget 300MB]
         [--servers koten,rapidocr_api] [--image samples/scaned0.png ...] [--koten .build/release/koten-ocr]
 
 Python's standard library only (threads and http.client). It starts each server itself on an ephemeral loopback
@@ -9,19 +9,22 @@ port (koten-ocr serve --mode ppocr --memory-budget BUDGET on the project's PP-OC
 scripts/peers/rapidocr_api_serve.py on the same files, its default single worker), waits until it is ready, sends
 one warm-up page (not counted: koten-ocr loads its models on the first page), then for each level of concurrency
 runs that many client threads, koten-ocr's and rapidocr_api's turns alternating level by level so both see the
-machine's load of the same minutes. Each client posts the page(s) in turn, one new connection per request,
-until the level's time is up (a request under way is waited for; a request can take at most --timeout) or the
-level has sent --max-requests. A 503 is waited out as its Retry-After says (at most 5 s, never past the level's
-end). Bounded: levels x servers x (seconds + timeout) at most, and a server whose resident memory passes --rss-cap
-ends its level early (reported).
+machine's load of the same minutes. Each client posts the page(s) in turn, one new connection per request, until
+the level's --seconds are up or the level has sent --max-requests. A request still unanswered --drain seconds after
+that is given up (its connection closed; counted as unfinished). A 503 or 429 is waited out as its Retry-After
+says (at most 5 s, never past the level's end). Before each level the server is let go idle (under 10 % of a CPU
+for a second, at most --settle s). A server whose process tree's resident memory passes --rss-cap is killed
+(reported; its requests under way count as lost) and started again for the next level. Bounded: each level lasts
+at most seconds + drain.
 
-Measured per server and level: requests, answers by class (2xx, 503, 429, other 4xx, 5xx, no answer = connection
-error or time-out: a lost job), 2xx answers whose body is not a page result, pages per minute (2xx over the
-level's wall time), p50/p95/p99 latency of the 2xx answers, server CPU seconds per page, and the resident memory
-of the server's process tree (the sum of VmRSS of the server and its children, read from /proc every 100 ms) at
-its peak during the level, and the servers' VmHWM. At the end koten-ocr's /v1/status (queue empty, nothing
-running) and /metrics (its own count of /v1/ocr requests by status against the clients') are checked. Prints one
-Markdown table (a row per level and server), then a line per server for peak memory against the budget.
+Measured per server and level: requests, answers by class (2xx, 503, 429, other 4xx, 5xx, lost = no answer: the
+connection failed or closed; unfinished), 2xx answers whose body is not a page result, pages per minute (2xx over
+the level's wall time), p50/p95/p99 latency (of the pages and the unfinished requests, these as longer than any
+page: "> N s"), the server's CPU seconds per page, and the resident memory of the server's process tree (the sum
+of VmRSS of the server and its children, read from /proc every 100 ms) at its peak during the level; the servers'
+VmHWM. At the end koten-ocr's /v1/status (queue empty, nothing running) and /metrics (its own count of /v1/ocr
+requests by status against the clients') are checked. Prints the machine (CPUs, load), one Markdown table (a row
+per level and server), then a line per server for peak memory against the budget.
 """
 import argparse
 import http.client
@@ -234,15 +237,19 @@ class Level:
     def __init__(self):
         self.lock = threading.Lock()
         self.sent = 0
-        self.counts = {"2xx": 0, "503": 0, "429": 0, "4xx": 0, "5xx": 0, "lost": 0, "not a page": 0}
+        self.counts = {"2xx": 0, "503": 0, "429": 0, "4xx": 0, "5xx": 0, "lost": 0, "unfinished": 0, "not a page": 0}
         self.latencies = []
+        self.waited = []                              # how long each unfinished request had waited when given up
         self.first_error = {}
 
 
-def run_level(server, pages, clients, seconds, max_requests, timeout, sampler):
+def run_level(server, pages, clients, seconds, drain, max_requests, sampler):
+    """`clients` threads post pages for `seconds`; a request still unanswered `drain` seconds after that is given up
+    (counted as unfinished: the client closes its connection)."""
     level = Level()
     start = time.monotonic()
     deadline = start + seconds
+    hard_end = deadline + drain
 
     def client(index):
         turn = index
@@ -257,7 +264,7 @@ def run_level(server, pages, clients, seconds, max_requests, timeout, sampler):
             retry = None
             try:
                 status, headers, data = request(server.port, "POST", server.route, body,
-                                                {"Content-Type": content_type}, timeout)
+                                                {"Content-Type": content_type}, max(0.5, hard_end - t0))
                 if 200 <= status < 300:
                     try:
                         kind = "2xx" if server.is_page(data) else "not a page"
@@ -272,6 +279,9 @@ def run_level(server, pages, clients, seconds, max_requests, timeout, sampler):
                 else:
                     kind = "4xx"                      # any other answer that is not a page (4xx, or 1xx/3xx)
                 detail = f"HTTP {status}: {data[:120]!r}"
+            except TimeoutError as e:
+                kind = "unfinished" if time.monotonic() >= hard_end - 0.5 else "lost"
+                detail = f"{type(e).__name__}: {e}"
             except (OSError, http.client.HTTPException) as e:
                 kind, detail = "lost", f"{type(e).__name__}: {e}"
             latency = time.monotonic() - t0
@@ -279,6 +289,8 @@ def run_level(server, pages, clients, seconds, max_requests, timeout, sampler):
                 level.counts[kind] += 1
                 if kind == "2xx":
                     level.latencies.append(latency)
+                elif kind == "unfinished":
+                    level.waited.append(latency)
                 elif kind not in level.first_error:
                     level.first_error[kind] = detail
             if retry is not None:
@@ -303,16 +315,29 @@ def run_level(server, pages, clients, seconds, max_requests, timeout, sampler):
     return level
 
 
-def percentile(sorted_values, p):
-    """Nearest-rank percentile of an ascending list; None when empty."""
-    if not sorted_values:
-        return None
-    rank = max(1, int(-(-p * len(sorted_values) // 100)))
-    return sorted_values[rank - 1]
+def latency_text(level, p):
+    """Nearest-rank percentile p of the latencies of the pages and of the unfinished requests, these counted as
+    longer than any page: "> N s" (N the shortest wait of one given up) when the rank falls among them."""
+    n = len(level.latencies) + len(level.waited)
+    if n == 0:
+        return "–"
+    rank = max(1, int(-(-p * n // 100)))
+    pages = sorted(level.latencies)
+    if rank <= len(pages):
+        return f"{pages[rank - 1]:.2f} s"
+    return f"> {min(level.waited):.0f} s"
 
 
-def seconds_text(v):
-    return "–" if v is None else f"{v:.2f} s"
+def settle(server, most):
+    """Waits until the server's process tree uses under 10 % of a CPU over a second (work it still does for
+    requests given up), at most `most` seconds; returns the seconds waited."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < most and server.proc.poll() is None:
+        before = cpu_seconds(process_tree(server.proc.pid))
+        time.sleep(1.0)
+        if cpu_seconds(process_tree(server.proc.pid)) - before < 0.1:
+            break
+    return time.monotonic() - t0
 
 
 # ---- koten-ocr's own account ------------------------------------------------------------------------------------
@@ -393,7 +418,11 @@ def main():
     ap.add_argument("--models", default=os.path.join(ROOT, ".deps/models"), help="model folder (ppocr/ inside)")
     ap.add_argument("--peers-python", default=os.path.join(ROOT, ".deps/peers/bin/python"))
     ap.add_argument("--max-requests", type=int, default=20000, help="per server and level (default %(default)s)")
-    ap.add_argument("--timeout", type=float, default=300, help="seconds one request may take (default %(default)s)")
+    ap.add_argument("--drain", type=float, default=60,
+                    help="seconds after a level's end that requests under way are waited for (default %(default)s)")
+    ap.add_argument("--settle", type=float, default=300,
+                    help="most seconds to wait for an idle server before the next level (default %(default)s)")
+    ap.add_argument("--timeout", type=float, default=300, help="seconds the warm-up page may take")
     ap.add_argument("--rss-cap", type=size_bytes, default=size_bytes("6GB"),
                     help="a server whose tree's resident memory passes this is killed (default 6GB)")
     ap.add_argument("--ready-timeout", type=float, default=300)
@@ -470,11 +499,12 @@ def main():
                 if server.proc.poll() is not None:        # killed at the cap or exited in the last level
                     server.starts += 1
                     bring_up(server)
+                settled = settle(server, args.settle)
                 load = loadavg()
-                level = run_level(server, pages[server.name], clients, args.seconds, args.max_requests,
-                                  args.timeout, server.samplers[-1])
+                level = run_level(server, pages[server.name], clients, args.seconds, args.drain, args.max_requests,
+                                  server.samplers[-1])
                 server.totals["sent"] += level.sent
-                server.totals["answered"] += level.sent - level.counts["lost"]
+                server.totals["answered"] += level.sent - level.counts["lost"] - level.counts["unfinished"]
                 rows.append((server.name, clients, load, level))
                 c = level.counts
                 end = ""
@@ -482,13 +512,14 @@ def main():
                     end = f"; KILLED by the benchmark at {mb(level.killed_at)} resident (--rss-cap)"
                 elif level.exit_code is not None:
                     end = f"; the server EXITED with {level.exit_code}"
-                print(f"serve_load: {server.name} x{clients}: {level.sent} sent, {c['2xx']} pages, {c['503']} 503, "
-                      f"{c['5xx']} 5xx, {c['lost']} lost, peak {mb(level.peak)} in {level.wall:.1f} s{end}",
-                      flush=True)
+                print(f"serve_load: {server.name} x{clients} (after {settled:.0f} s to idle): {level.sent} sent, "
+                      f"{c['2xx']} pages, {c['503']} 503, {c['5xx']} 5xx, {c['lost']} lost, {c['unfinished']} "
+                      f"unfinished, peak {mb(level.peak)} in {level.wall:.1f} s{end}", flush=True)
                 for kind, detail in sorted(level.first_error.items()):
                     print(f"serve_load:   first {kind}: {detail}", flush=True)
         for server in servers:
             if server.name == "koten-ocr" and server.proc.poll() is None:
+                settle(server, args.settle)
                 checks += koten_checks(server, server.totals)
     finally:
         for server in servers:
@@ -500,10 +531,10 @@ def main():
 
     print()
     print("| server | clients | load before | requests | pages | pages/min | p50 | p95 | p99 | 503 | 429 | "
-          "other 4xx | 5xx | lost | not a page | CPU s/page | peak resident |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+          "other 4xx | 5xx | lost | unfinished | not a page | CPU s/page | peak resident |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for name, clients, load, level in rows:
-        c, lat = level.counts, sorted(level.latencies)
+        c = level.counts
         share = f"{c['503']} ({100 * c['503'] / max(1, level.sent):.1f} %)"
         per_page = f"{level.cpu / c['2xx']:.2f}" if c["2xx"] else "–"
         peak = mb(level.peak)
@@ -512,9 +543,9 @@ def main():
         elif level.exit_code is not None:
             peak += f", exited ({level.exit_code})"
         print(f"| {name} | {clients} | {load} | {level.sent} | {c['2xx']} | {60 * c['2xx'] / level.wall:.1f} | "
-              f"{seconds_text(percentile(lat, 50))} | {seconds_text(percentile(lat, 95))} | "
-              f"{seconds_text(percentile(lat, 99))} | {share} | {c['429']} | {c['4xx']} | {c['5xx']} | {c['lost']} | "
-              f"{c['not a page']} | {per_page} | {peak} |")
+              f"{latency_text(level, 50)} | {latency_text(level, 95)} | {latency_text(level, 99)} | {share} | "
+              f"{c['429']} | {c['4xx']} | {c['5xx']} | {c['lost']} | {c['unfinished']} | {c['not a page']} | "
+              f"{per_page} | {peak} |")
     print()
     for server in servers:
         if not getattr(server, "samplers", None):
