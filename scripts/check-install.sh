@@ -28,8 +28,18 @@ got="$(cd "$tmp/elsewhere" && env -u LD_LIBRARY_PATH -u KOTEN_OCR_MODELS HOME="$
   || fail "the installed koten-ocr failed"
 [ -n "$got" ] && [ "$got" = "$expected" ] || fail "the installed koten-ocr printed other text than the build's"
 
+# The installed server starts (libmicrohttpd and libzip from the system) and answers on an ephemeral port.
+(cd "$tmp/elsewhere" && exec env -u LD_LIBRARY_PATH HOME="$tmp/home" KOTEN_OCR_STATE_DIR="$tmp/state" \
+   "$prefix/bin/koten-ocr" serve --port 0 --mode ppocr --work-dir "$tmp/serve" >"$tmp/serve.out" 2>&1) &
+server=$!
+for _ in $(seq 1 120); do grep -q 'serving on' "$tmp/serve.out" 2>/dev/null && break; sleep 0.5; done
+port="$(sed -n 's|.*serving on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/serve.out")"
+health="$(curl -s --max-time 10 "http://127.0.0.1:${port:-1}/healthz" || true)"
+kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true
+[ "$health" = '{"status":"ok"}' ] || fail "the installed koten-ocr serve did not answer /healthz: $(cat "$tmp/serve.out")"
+
 make -C "$ROOT" --no-print-directory uninstall PREFIX="$prefix" >/dev/null
 left="$(find "$prefix" -mindepth 1 -not -type d)"
 [ -z "$left" ] || fail "uninstall left: $left"
-printf 'check-install: ok (installed, moved, run from %s with ONNX Runtime %s; %s lines of text; uninstalled)\n' \
+printf 'check-install: ok (installed, moved, run from %s with ONNX Runtime %s; %s lines of text; serve answered; uninstalled)\n' \
   "another directory" "${ort##*/lib/koten-ocr/}" "$(printf '%s\n' "$got" | wc -l)"

@@ -13,7 +13,8 @@
 #   PREFIX/share/koten-ocr/models/ppocr/                    the PP-OCRv5 models and their NOTICE (found beside
 #                                                           the executable: ModelDirectory.installedModels)
 #   PREFIX/share/koten-ocr/installed-files                  what uninstall removes
-# Still needed from the system: libvips (Debian: libvips42) and glibc/libstdc++.
+# Still needed from the system: libvips (Debian: libvips42), libmicrohttpd and libzip for `koten-ocr serve`
+# (Debian: libmicrohttpd12, libzip4; docs/serve.md) and glibc/libstdc++.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 die() { printf 'install: error: %s\n' "$*" >&2; exit 1; }

@@ -199,14 +199,22 @@ final class JobStore: @unchecked Sendable {
         func add(_ file: URL, name: String, kind: UploadKind) throws(ResponseError) {
             let stored = String(format: "%04d.%@", inputs.count + 1, kind.fileExtension)
             let target = incoming.appendingPathComponent(stored)
-            do { try FileManager.default.moveItem(at: file, to: target) } catch {
+            do {
+                try FileManager.default.moveItem(at: file, to: target)
+                // An upload carries no date: the stored input's is the epoch, so the same upload gives the same
+                // results (PAGE XML's `Created` is the image's modification time).
+                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 0)], ofItemAtPath: target.path)
+            } catch {
                 throw ResponseError(.error(500, "internal", "cannot store \(name)"))
             }
             if kind == .pdf, let pdfGuard {
                 do { try pdfGuard.check(FileSystemPath(target.path)) } catch { throw ResponseError(.error(422, "undecodable", "\(name): \(error)")) }
             }
             let count: Int
-            do { count = try ImageSource.pageCount(of: target) } catch {
+            do {
+                count = try ImageSource.pageCount(of: target)
+                _ = try engine.open(target)  // the first page's header: the pixel limit, before the job is accepted
+            } catch {
                 throw ResponseError(OCRService.failure(error, name: name, timeout: 0))
             }
             guard pages.count + count <= maxPages else {
@@ -281,7 +289,7 @@ final class JobStore: @unchecked Sendable {
         lock.withLock { job.task = work }
         await work.value
         let cancelled = lock.withLock { job.state == .cancelled }
-        if !cancelled {
+        if !cancelled {  // a cancelled job's place was given back by `delete`
             lock.withLock {
                 job.state = .done
                 for i in job.pageStates.indices where job.pageStates[i] != "done" { job.pageStates[i] = "failed" }
@@ -393,7 +401,7 @@ final class JobStore: @unchecked Sendable {
         let method = request.method
         switch rest {
         case []:
-            if method == "DELETE" { return delete(job) }
+            if method == "DELETE" { return await delete(job) }
             guard method == "GET" else { return OCRService.notAllowed("GET, DELETE") }
             return .json(200, snapshot(job))
         case ["events"]:
@@ -491,7 +499,8 @@ final class JobStore: @unchecked Sendable {
                             body: .file(zip))
     }
 
-    private func delete(_ job: Job) -> HTTPResponse {
+    /// Cancels the job (its page stops within about one model run), then removes it and its files.
+    private func delete(_ job: Job) async -> HTTPResponse {
         let (wasUnfinished, task) = lock.withLock { () -> (Bool, Task<Void, Never>?) in
             let unfinished = job.state == .queued || job.state == .running
             job.state = .cancelled
@@ -500,35 +509,10 @@ final class JobStore: @unchecked Sendable {
             return (unfinished, job.task)
         }
         task?.cancel()
-        if wasUnfinished && task == nil { admission.release() }
-        if wasUnfinished && task != nil { admission.release() }
+        if wasUnfinished { admission.release() }
         publish(job, end: true)
-        Task.detached {
-            await task?.value
-            try? FileManager.default.removeItem(at: job.folder)
-        }
+        await task?.value
+        try? FileManager.default.removeItem(at: job.folder)
         return HTTPResponse(status: 204)
-    }
-}
-
-/// When the page being read started.
-final class StartClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var start = Date()
-    func reset() { lock.withLock { start = Date() } }
-    var seconds: Double { lock.withLock { Date().timeIntervalSince(start) } }
-}
-
-/// The server's test hook (docs/serve.md, "Test hooks"): `KOTEN_OCR_TEST_SERVE_HOLD_AFTER_PAGES=N` stops the job
-/// worker for good once N pages have been read by this process, so a test can `kill -9` it at a known point.
-enum TestHooks {
-    static let holdAfterPages: Int? = ProcessInfo.processInfo.environment["KOTEN_OCR_TEST_SERVE_HOLD_AFTER_PAGES"].flatMap { Int($0) }
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var pages = 0
-
-    static func countPage() -> Int { lock.withLock { pages += 1; return pages } }
-
-    static func holdForever() -> Never {
-        while true { Thread.sleep(forTimeInterval: 3600) }
     }
 }

@@ -68,6 +68,13 @@ enum ServeCommand {
             return 2
         }
         signal(SIGPIPE, SIG_IGN)
+        if ProcessInfo.processInfo.environment["KOTEN_OCR_TEST_SERVE_EXIT_ON_EOF"] == "1" {
+            // Test hook (docs/serve.md, "Test hooks"): a server started by a test ends when the test's pipe closes.
+            Thread.detachNewThread {
+                while !FileHandle.standardInput.availableData.isEmpty {}
+                exit(0)
+            }
+        }
         while true { try? await Task.sleep(nanoseconds: 3_600_000_000_000) }
     }
 }

@@ -124,10 +124,11 @@ package final class MicroHTTPDServer: @unchecked Sendable {
         return ex
     }
 
-    /// A chunk of the body. Returns false to drop the connection (never: refusals are answered).
+    /// A chunk of the body: counted, then written (a part or the raw body to its file). Past the limit the body
+    /// is refused and the rest only counted (MHD answers once the body has ended).
     fileprivate func receive(_ ex: Exchange, _ bytes: UnsafeRawBufferPointer) {
-        guard ex.refused == nil else { return }
         ex.received += bytes.count
+        guard ex.refused == nil else { return }
         if ex.received > settings.maxBody {
             ex.refused = .tooLarge(limit: settings.maxBody)
             ex.removeFiles()
@@ -344,10 +345,9 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
             let bytes = UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee)
             server.receive(ex, bytes)
             uploadSize.pointee = 0
-            if case .tooLarge? = ex.refused {
-                return server.send(ex, server.handler.refuse(ex.refused ?? .tooLarge(limit: server.settings.maxBody),
-                                                             method: ex.method, path: ex.path, headers: ex.headers))
-            }
+            // MHD answers only once the body has ended: a refused body is read on and dropped, up to twice the
+            // limit; a client that sends more than that loses the connection without an answer.
+            if ex.refused != nil, ex.received > 2 * server.settings.maxBody + 1_000_000 { return MHD_Result.NO }
             return MHD_Result.YES
         }
         return server.bodyEnded(ex)
