@@ -18,7 +18,7 @@ KOTEN_VARIANTS ?=
 RAPIDOCR_ARGS ?=
 SHELL := /bin/bash
 
-.PHONY: setup build run test test-asan test-tsan fuzz architecture parity bench bench-speed standins peers quality install uninstall check-package check-install clean
+.PHONY: setup build run test test-asan test-tsan fuzz architecture parity bench bench-speed bench-serve standins peers quality install uninstall check-package check-install clean
 
 setup:
 	@scripts/setup.sh
@@ -89,6 +89,14 @@ SPEED_ARGS ?=
 bench-speed: peers
 	$(SWIFT) build $(RELEASE)
 	.build/release/koten-ocr-bench speed $(SPEED_ARGS)
+
+# Load benchmark of `koten-ocr serve` (docs/performance.md, "Serving under load"): 1, 8, 32 and 64 concurrent clients
+# posting samples/scaned0.png for 60 s each, on 127.0.0.1 only, koten-ocr under --memory-budget 300MB beside
+# rapidocr_api (.deps/peers) on the same PP-OCRv5 files; prints one Markdown table. About 15 minutes on 2 cores.
+# E.g. make bench-serve SERVE_ARGS='--seconds 10 --levels 1,8'
+SERVE_ARGS ?=
+bench-serve: build peers
+	python3 scripts/bench/serve_load.py $(SERVE_ARGS)
 
 # Stand-in NDL models (random weights, real signatures and sizes; scripts/make-standins.py) into $(STANDINS),
 # laid out as a model folder (ndl/, koten/). Skipped when they exist for this version of the script.

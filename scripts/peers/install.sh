@@ -3,6 +3,7 @@
 #   - Tesseract 5 with jpn and jpn_vert (Debian, pinned by version prefix)           -> the system, via apt
 #   - Noto CJK fonts (Debian; also installed by scripts/setup.sh)                     -> the system, via apt
 #   - RapidOCR 3.10.0 + onnxruntime 1.32.0 + OpenCV + Pillow ..., hash-pinned wheels  -> .deps/peers (venv)
+#   - rapidocr_api 0.2.0 (RapidOCR's HTTP server: FastAPI, uvicorn ...), hash-pinned  -> the same venv
 #   - RapidOCR's key file: ppocr_keys_v5.txt without its first line (`blank`) and its
 #     last line (the space); RapidOCR's CTC decoder adds both itself (18383 + 2)      -> .deps/peers/ppocr_keys_rapidocr.txt
 # Run after scripts/setup.sh (the Makefile does), which provides python3-venv and .deps/models/ppocr.
@@ -12,6 +13,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DEPS="$ROOT/.deps"
 PEERS="$DEPS/peers"
 REQ="$ROOT/scripts/peers/requirements.txt"
+REQ_API="$ROOT/scripts/peers/requirements-api.txt"
 KEYS_V5="$DEPS/models/ppocr/ppocr_keys_v5.txt"
 KEYS_V5_SHA256="4941d35625bf15f7ef89fcbff443893e2fef40e25a7ecde885203994d4a9be25"
 APT_PREFIX_PACKAGES=(
@@ -43,6 +45,15 @@ if [ ! -f "$PEERS/.ok-$REQ_SHA" ]; then
   touch "$PEERS/.ok-$REQ_SHA"
 fi
 
+# ---- 2b. rapidocr_api and its server stack into the same venv (for make bench-serve) ------------------------
+REQ_API_SHA="$(sha256sum "$REQ_API" | cut -d' ' -f1)"
+if [ ! -f "$PEERS/.ok-api-$REQ_API_SHA" ]; then
+  log "adding rapidocr_api 0.2.0 (FastAPI, uvicorn; hash-pinned) to $PEERS"
+  rm -f "$PEERS"/.ok-api-*
+  "$PEERS/bin/python" -m pip install --quiet --no-deps --require-hashes --only-binary=:all: -r "$REQ_API"
+  touch "$PEERS/.ok-api-$REQ_API_SHA"
+fi
+
 # ---- 3. RapidOCR's key file from the project's own ppocr_keys_v5.txt ---------------------------------------
 KEYS_OUT="$PEERS/ppocr_keys_rapidocr.txt"
 [ "$(sha256sum "$KEYS_V5" | cut -d' ' -f1)" = "$KEYS_V5_SHA256" ] || die "$KEYS_V5 missing or changed (run make setup)"
@@ -64,6 +75,6 @@ PYEOF
 fi
 
 # ---- 4. check: everything imports ---------------------------------------------------------------------------
-"$PEERS/bin/python" -c 'import rapidocr, onnxruntime, cv2, PIL, numpy, pyclipper, shapely' \
+"$PEERS/bin/python" -c 'import rapidocr, onnxruntime, cv2, PIL, numpy, pyclipper, shapely, fastapi, uvicorn, multipart, rapidocr_api' \
   || die "the peers venv does not import (delete $PEERS and run make peers again)"
-log "ready (.deps/peers: RapidOCR 3.10.0, onnxruntime $("$PEERS/bin/python" -c 'import onnxruntime; print(onnxruntime.__version__)'); $(tesseract --version 2>/dev/null | head -n1) jpn jpn_vert)"
+log "ready (.deps/peers: RapidOCR 3.10.0, rapidocr_api 0.2.0, onnxruntime $("$PEERS/bin/python" -c 'import onnxruntime; print(onnxruntime.__version__)'); $(tesseract --version 2>/dev/null | head -n1) jpn jpn_vert)"

@@ -7,6 +7,7 @@ or, when the image cannot be read or the engine fails, {"image": PATH, "error": 
 `lines` are in the engine's own output order; `seconds` is the wall time of that page (models loaded before).
 """
 import argparse
+import contextlib
 import json
 import socket
 import sys
@@ -23,6 +24,17 @@ def forbid_network():
     socket.socket.connect = refuse
     socket.create_connection = refuse
     socket.getaddrinfo = refuse
+
+
+@contextlib.contextmanager
+def no_network():
+    """forbid_network() for the length of a `with` block only (a server builds its engine under it, then binds)."""
+    saved = socket.socket.connect, socket.create_connection, socket.getaddrinfo
+    forbid_network()
+    try:
+        yield
+    finally:
+        socket.socket.connect, socket.create_connection, socket.getaddrinfo = saved
 
 
 def parse_args(description, extra=None):

@@ -30,6 +30,34 @@ def typed(key, value):
         return value
 
 
+def check_files(program, models, keys):
+    """Exits with a one-line error when a PP-OCRv5 model file or the key file is missing."""
+    for name in ("ppocrv5_det.onnx", "ppocrv5_cls.onnx", "ppocrv5_rec.onnx"):
+        if not os.path.isfile(os.path.join(models, name)):
+            sys.exit(f"{program}: {os.path.join(models, name)}: model file missing (run make setup)")
+    if not os.path.isfile(keys):
+        sys.exit(f"{program}: {keys}: key file missing (run make peers)")
+
+
+def ppocrv5_params(models, keys):
+    """RapidOCR's parameters for the PP-OCRv5 files in `models` and RapidOCR's key file `keys`; every other
+    parameter stays at RapidOCR's default. Also used by rapidocr_api_serve.py (the same engine behind HTTP)."""
+    from rapidocr import ModelType, OCRVersion
+    return {
+        "Global.log_level": "error",
+        "Det.ocr_version": OCRVersion.PPOCRV5,
+        "Det.model_type": ModelType.MOBILE,
+        "Det.model_path": os.path.join(models, "ppocrv5_det.onnx"),
+        "Cls.ocr_version": OCRVersion.PPOCRV5,
+        "Cls.model_type": ModelType.MOBILE,
+        "Cls.model_path": os.path.join(models, "ppocrv5_cls.onnx"),
+        "Rec.ocr_version": OCRVersion.PPOCRV5,
+        "Rec.model_type": ModelType.MOBILE,
+        "Rec.model_path": os.path.join(models, "ppocrv5_rec.onnx"),
+        "Rec.rec_keys_path": keys,
+    }
+
+
 def main():
     def extra(p):
         p.add_argument("--keys", default=DEFAULT_KEYS, help="RapidOCR key file (default %(default)s)")
@@ -38,27 +66,11 @@ def main():
 
     args = peer_common.parse_args("RapidOCR 3.10 on the PP-OCRv5 ONNX files", extra)
     peer_common.forbid_network()
-    from rapidocr import ModelType, OCRVersion, RapidOCR  # imported after the guard
+    from rapidocr import RapidOCR  # imported after the guard
 
-    for name in ("ppocrv5_det.onnx", "ppocrv5_cls.onnx", "ppocrv5_rec.onnx"):
-        if not os.path.isfile(os.path.join(args.models, name)):
-            sys.exit(f"rapidocr_run: {os.path.join(args.models, name)}: model file missing (run make setup)")
-    if not os.path.isfile(args.keys):
-        sys.exit(f"rapidocr_run: {args.keys}: key file missing (run make peers)")
+    check_files("rapidocr_run", args.models, args.keys)
 
-    params = {
-        "Global.log_level": "error",
-        "Det.ocr_version": OCRVersion.PPOCRV5,
-        "Det.model_type": ModelType.MOBILE,
-        "Det.model_path": os.path.join(args.models, "ppocrv5_det.onnx"),
-        "Cls.ocr_version": OCRVersion.PPOCRV5,
-        "Cls.model_type": ModelType.MOBILE,
-        "Cls.model_path": os.path.join(args.models, "ppocrv5_cls.onnx"),
-        "Rec.ocr_version": OCRVersion.PPOCRV5,
-        "Rec.model_type": ModelType.MOBILE,
-        "Rec.model_path": os.path.join(args.models, "ppocrv5_rec.onnx"),
-        "Rec.rec_keys_path": args.keys,
-    }
+    params = ppocrv5_params(args.models, args.keys)
     for item in args.param:
         key, sep, value = item.partition("=")
         if not sep:
