@@ -21,6 +21,10 @@ let package = Package(
         // libvips through pkg-config; CVipsShim wraps its variadic calls (Swift cannot call C variadics).
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // libcurl through pkg-config (Debian's libcurl4-openssl-dev): the IIIF wing's HTTP(S) client, never KotenOCRKit's.
+        // CCurlShim wraps its variadic calls (curl_easy_setopt, curl_easy_getinfo).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
         // glibc allocator policy (fixed mmap threshold, trimming), in-use byte counts, clean library pages unmapped.
         .target(name: "CAllocator"),
         // Run marker and fatal-signal crash record: async-signal-safe C (docs/diagnostics.md).
@@ -31,11 +35,18 @@ let package = Package(
             exclude: ["ReferenceSemantics/README.md"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // IIIF in and out (docs/iiif.md): manifests read, canvases' images fetched to files (libcurl), the
+        // run's manifest written. A library of this package, not a product: KotenOCRKit does not depend on it.
+        .target(
+            name: "KotenOCRIIIF",
+            dependencies: ["KotenOCRKit", "CCurlShim"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The crash of the CLI's KOTEN_OCR_TEST_CRASH hook (docs/diagnostics.md, "Test hooks"); not in the library.
         .target(name: "CTestCrash"),
         .executableTarget(
             name: "koten-ocr",
-            dependencies: ["KotenOCRKit", "CTestCrash"],
+            dependencies: ["KotenOCRKit", "KotenOCRIIIF", "CTestCrash"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Inputs for tests and benchmarks (image writer, 12 MP photo, decompression bombs), kept out of the
@@ -62,7 +73,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KotenOCRKitTests",
-            dependencies: ["KotenOCRKit", "KotenOCRTestSupport"],
+            dependencies: ["KotenOCRKit", "KotenOCRIIIF", "KotenOCRTestSupport"],
             exclude: [],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
