@@ -37,8 +37,10 @@ public struct BatchPlan: Sendable {
         try prepare(files: paths.map(FileSystemPath.init), listed: listed.map(FileSystemPath.init), options: options)
     }
 
-    /// `prepare(_:listed:options:)` over paths as the file system holds them (a name that is not UTF-8 is read).
-    package static func prepare(files paths: [FileSystemPath], listed: [FileSystemPath] = [],
+    /// `prepare(_:listed:options:)` over paths as the file system holds them (a name that is not UTF-8 is read),
+    /// and `remote` pages: inputs of one page each whose image is fetched just before it is read (IIIF canvases,
+    /// `BatchInput.remote`; already selected by `--pages`), planned as any page without opening anything.
+    package static func prepare(files paths: [FileSystemPath], listed: [FileSystemPath] = [], remote: [BatchInput] = [],
                                 options: BatchOptions) throws(BatchSetupError) -> BatchPlan {
         let named = InputCollector.collect(files: paths, recursive: options.recursive)
         let fromLists = InputCollector.collect(files: listed, recursive: options.recursive, keepingFolders: true)
@@ -48,17 +50,10 @@ public struct BatchPlan: Sendable {
         var seen = Set<[UInt8]>()
         var documents: [InputDocument] = []
         let documentFormat = options.pageFormats.first(where: \.isPerInput)
-        for input in collected.inputs {
+        for input in collected.inputs + remote {
             let pages: [Int], pageCount: Int
             do {
-                // A PDF whose page tree never ends is refused here, by the guard, before this process opens it.
-                if let pdfGuard = options.pdfGuard, ImageSource.isPDF(at: input.file) { try pdfGuard.check(input.file) }
-                pageCount = try ImageSource.pageCount(of: input.file, acceptsDamagedData: options.acceptDamagedImages)
-                if pageCount > 1, let selection = options.pages {
-                    pages = try selection.pages(of: pageCount)
-                } else {
-                    pages = Array(0..<pageCount)
-                }
+                (pages, pageCount) = try selectedPages(of: input, options)
             } catch let e as PageSelection.PastEnd {
                 failures.append(BatchEvent.Failure(path: input.path,
                                                    reason: "--pages asks for page \(e.page), but the file has \(e.pageCount) pages",
@@ -142,6 +137,17 @@ public struct BatchPlan: Sendable {
                 + documents.map { outputDirectory.appendingPathComponent($0.file) })
         return BatchPlan(tasks: toRead, alreadyDone: alreadyDone, failures: failures, removedTemporaries: removed, manifest: manifest,
                          runDocument: runDocument(toRead, options), documents: documents, lock: lock)
+    }
+
+    /// The pages of `input` this run reads (`--pages`) and its page count, from its header. A remote page (a IIIF
+    /// canvas, `BatchInput.remote`) is one page and opens nothing while planning.
+    private static func selectedPages(of input: BatchInput, _ options: BatchOptions) throws -> (pages: [Int], count: Int) {
+        guard input.remote == nil else { return ([0], 1) }
+        // A PDF whose page tree never ends is refused here, by the guard, before this process opens it.
+        if let pdfGuard = options.pdfGuard, ImageSource.isPDF(at: input.file) { try pdfGuard.check(input.file) }
+        let pageCount = try ImageSource.pageCount(of: input.file, acceptsDamagedData: options.acceptDamagedImages)
+        if pageCount > 1, let selection = options.pages { return (try selection.pages(of: pageCount), pageCount) }
+        return (Array(0..<pageCount), pageCount)
     }
 
     /// Throws `.outputDirectory` naming the first symbolic link where a result's folder or file would be (results
