@@ -20,6 +20,9 @@ public struct BatchPlan: Sendable {
     /// (`InputDocument`): those of the inputs with a page in this shard whose document is not written and intact
     /// yet. None without an output directory (each page's `pdf` is then a PDF of that page).
     public var documents: [InputDocument] = []
+    /// Every page of this shard, the ones `--resume` skips too (the run's `manifest.json` of `--format iiif` lists
+    /// them all).
+    package var allTasks: [PageTask] = []
     /// The output folder's lock (`OutputLock`), held while this plan exists: one writer per output folder (or
     /// per shard).
     package var lock: OutputLock? = nil
@@ -81,7 +84,7 @@ public struct BatchPlan: Sendable {
         }
         guard let outputDirectory = options.outputDirectory else {
             return BatchPlan(tasks: tasks, alreadyDone: 0, failures: failures, removedTemporaries: [], manifest: nil,
-                             runDocument: runDocument(tasks, options))
+                             runDocument: runDocument(tasks, options), allTasks: tasks)
         }
         try createDirectory(outputDirectory)
         let lock = try OutputLock.acquire(in: outputDirectory, shard: options.shard)
@@ -136,7 +139,7 @@ public struct BatchPlan: Sendable {
             for: tasks.flatMap { task in options.pageFormats.map { outputDirectory.appendingPathComponent(task.pageFile($0)) } }
                 + documents.map { outputDirectory.appendingPathComponent($0.file) })
         return BatchPlan(tasks: toRead, alreadyDone: alreadyDone, failures: failures, removedTemporaries: removed, manifest: manifest,
-                         runDocument: runDocument(toRead, options), documents: documents, lock: lock)
+                         runDocument: runDocument(toRead, options), documents: documents, allTasks: tasks, lock: lock)
     }
 
     /// The pages of `input` this run reads (`--pages`) and its page count, from its header. A remote page (a IIIF

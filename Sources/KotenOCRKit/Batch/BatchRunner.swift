@@ -181,6 +181,10 @@ public struct BatchRunner: Sendable {
     private func canvas(of task: PageTask, page: PageResult) -> IIIFCanvasSource? {
         let writesIIIF = options.formats.contains(.iiif)
         guard var canvas = task.input.remote?.canvas ?? (writesIIIF ? generatedCanvas(task, page) : nil) else { return nil }
+        if canvas.canvasWidth <= 0 || canvas.canvasHeight <= 0 {  // a canvas without a size: the image read's
+            let given = (page.rotation ?? .upright).uprightSize(width: page.source.width, height: page.source.height)
+            (canvas.canvasWidth, canvas.canvasHeight) = (given.width, given.height)
+        }
         if writesIIIF, canvas.annotations == nil, let base = options.iiifBase {
             canvas.annotations = IIIFCanvasSource.resolve(task.outputFile(.iiif), base)
         }

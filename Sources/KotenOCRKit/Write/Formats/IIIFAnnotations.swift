@@ -10,7 +10,7 @@ import Foundation
 /// image as given (`PageResult.rotation`), scaled from the size of the image read to the canvas's size, its
 /// enclosing whole-pixel rectangle clamped to the canvas. Lines in reading order (`PageResult.textLines`); JSON
 /// with sorted keys, so the same page gives the same bytes.
-enum IIIFAnnotations {
+package enum IIIFAnnotations {
     static func document(_ page: PageResult, canvas: IIIFCanvasSource) throws -> Data {
         let id = canvas.annotations ?? canvas.canvas + "/annotations"
         let items = page.textLines.enumerated().map { index, line -> [String: Any] in
