@@ -36,25 +36,41 @@ def box(target, canvas, width, height):
     return [x, y, w, h]
 
 
+# What each version calls the parts the check reads: (references on a canvas, id, type, the list's type, its items,
+# an item's type, its motivation, its body, the body's type, its text, its target).
+TERMS = {
+    3: ("annotations", "id", "type", "AnnotationPage", "items", "Annotation", "supplementing", "body", "TextualBody",
+        "value", "target"),
+    2: ("otherContent", "@id", "@type", "sc:AnnotationList", "resources", "oa:Annotation", "sc:painting", "resource",
+        "cnt:ContentAsText", "chars", "on"),
+}
+
+
+def annotated_canvases(canvases, version, load, base, folder):
+    """Each canvas's annotation documents, loaded by `load` (the version's library) and checked."""
+    refs, ident, kind, list_type, items, item_type, motivation, body_key, body_type, text, target = TERMS[version]
+    result = []
+    for canvas in canvases:
+        lines = []
+        for reference in canvas.get(refs, []):
+            with open(local(reference[ident], base, folder)) as f:
+                document = json.load(f)
+            load(document)
+            if document.get(kind) != list_type or document.get(ident) != reference[ident]:
+                fail("%s is not the %s its canvas references" % (reference[ident], list_type))
+            for item in document[items]:
+                body = item[body_key]
+                if item[kind] != item_type or item["motivation"] != motivation or body[kind] != body_type or body["language"] != "ja":
+                    fail("annotation %s is not a %s %s %s in Japanese" % (item[ident], motivation, item_type, body_type))
+                lines.append({"text": body[text], "xywh": box(item[target], canvas[ident], canvas["width"], canvas["height"])})
+        result.append({"id": canvas[ident], "width": canvas["width"], "height": canvas["height"], "lines": lines})
+    return result
+
+
 def v3(manifest, base, folder):
     import iiif_prezi3
     iiif_prezi3.Manifest(**manifest)
-    canvases = []
-    for canvas in manifest["items"]:
-        lines = []
-        for reference in canvas.get("annotations", []):
-            with open(local(reference["id"], base, folder)) as f:
-                page = json.load(f)
-            iiif_prezi3.AnnotationPage(**page)
-            if page.get("type") != "AnnotationPage" or page.get("id") != reference["id"]:
-                fail("%s is not the AnnotationPage its canvas references" % reference["id"])
-            for item in page["items"]:
-                body = item["body"]
-                if item["motivation"] != "supplementing" or body["type"] != "TextualBody" or body["language"] != "ja":
-                    fail("annotation %s is not a supplementing Japanese TextualBody" % item["id"])
-                lines.append({"text": body["value"], "xywh": box(item["target"], canvas["id"], canvas["width"], canvas["height"])})
-        canvases.append({"id": canvas["id"], "width": canvas["width"], "height": canvas["height"], "lines": lines})
-    return canvases
+    return annotated_canvases(manifest["items"], 3, lambda page: iiif_prezi3.AnnotationPage(**page), base, folder)
 
 
 def offline_contexts():
@@ -82,22 +98,8 @@ def v2(manifest, base, folder):
     from iiif_prezi.loader import ManifestReader
     offline_contexts()
     ManifestReader(json.dumps(manifest), version="2.1").read()
-    canvases = []
-    for canvas in manifest["sequences"][0]["canvases"]:
-        lines = []
-        for reference in canvas.get("otherContent", []):
-            with open(local(reference["@id"], base, folder)) as f:
-                annotation_list = json.load(f)
-            ManifestReader(json.dumps(annotation_list), version="2.1").read()
-            if annotation_list.get("@type") != "sc:AnnotationList":
-                fail("%s is not an sc:AnnotationList" % reference["@id"])
-            for item in annotation_list["resources"]:
-                resource = item["resource"]
-                if item["@type"] != "oa:Annotation" or resource["@type"] != "cnt:ContentAsText" or resource["language"] != "ja":
-                    fail("annotation %s is not a Japanese cnt:ContentAsText" % item["@id"])
-                lines.append({"text": resource["chars"], "xywh": box(item["on"], canvas["@id"], canvas["width"], canvas["height"])})
-        canvases.append({"id": canvas["@id"], "width": canvas["width"], "height": canvas["height"], "lines": lines})
-    return canvases
+    return annotated_canvases(manifest["sequences"][0]["canvases"], 2,
+                              lambda document: ManifestReader(json.dumps(document), version="2.1").read(), base, folder)
 
 
 def main():
