@@ -36,14 +36,14 @@ struct IIIFReadingTests {
     /// The canvases' stems in the results: `<book>/<index>_<label>`.
     static let stems = ["0001_1_yokogaki2026", "0002_2_tategaki2026"]
 
-    @Test("3.0: each canvas reads as its image file; label, attribution, rights and canvas id in JSON and ALTO; annotations load in iiif-prezi3 inside their canvases; the vertical page's boxes on its columns")
+    @Test("3.0: each canvas reads as its image file; label, attribution, rights and canvas id in JSON, ALTO and PAGE; annotations load in iiif-prezi3 inside their canvases; the vertical page's boxes on its columns")
     func presentation3() throws {
         let server = try IIIFServer.shared()
         let reference = try Self.direct()
         let out = try TestPaths.temporaryDirectory("iiif-v3")
         defer { try? FileManager.default.removeItem(at: out) }
         let before = server.requests().count
-        let run = try runCLI(try BatchFixtures.cliArguments(["-m", "ppocr", "-q", "-o", out.path, "-f", "txt,json,alto,iiif",
+        let run = try runCLI(try BatchFixtures.cliArguments(["-m", "ppocr", "-q", "-o", out.path, "-f", "txt,json,alto,page,iiif",
                                                               "--iiif-base", "http://example.org/out/", server.base + "/v3/manifest.json"]))
         #expect(run.status == 0, "\(run.stderr)")
         let book = out.appendingPathComponent("v3")
@@ -63,6 +63,10 @@ struct IIIFReadingTests {
             #expect(altoText.contains("<fileIdentifier fileIdentifierLocation=\"IIIF canvas\">\(server.base)/v3/canvas/\(index + 1)</fileIdentifier>"))
             let valid = try FormatCheckers.validate(alto, schema: "alto-4-3.xsd")
             #expect(valid.status == 0, "\(valid.stderr)")
+            let pageXML = book.appendingPathComponent(stem + ".page.xml")
+            #expect(try String(contentsOf: pageXML, encoding: .utf8).contains("name=\"IIIF rights\" value=\"http://creativecommons.org/licenses/by/4.0/\""))
+            let validPage = try FormatCheckers.validate(pageXML, schema: "pagecontent-2019-07-15.xsd")
+            #expect(validPage.status == 0, "\(validPage.stderr)")
             // The fetched image is not a result: no hidden image file is left.
             #expect(!FileManager.default.fileExists(atPath: book.appendingPathComponent("." + stem + ".iiif-image").path))
         }
