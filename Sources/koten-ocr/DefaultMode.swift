@@ -39,6 +39,9 @@ enum DefaultMode {
         if arguments.output == nil, !arguments.inputs.contains("-"), let binary = formats.first(where: { !$0.isText }) {
             return "--format \(binary.rawValue) writes files: give --output DIR"
         }
+        if arguments.output == nil, formats.contains(.iiif) {
+            return "--format iiif writes annotation pages and a manifest that reference each other: give --output DIR"
+        }
         if formats.contains(.tei) && (arguments.resume || arguments.shard != nil) {
             return "--format tei writes one document of the pages read in one run; it cannot be combined with --resume or --shard"
         }

@@ -15,6 +15,9 @@ package struct BatchInput: Sendable, Hashable {
     /// The file as the file system holds it: the bytes that are opened (`path` is their `display`: a name that is
     /// not UTF-8 shows its other bytes as `\xNN`). Two inputs are the same only if these bytes are.
     package let file: FileSystemPath
+    /// A page fetched before it is read (a IIIF canvas: `RemotePage`): `file` is where its image is put, `path`
+    /// names the canvas. Nil for a file on disk.
+    package var remote: RemotePage? = nil
 
     public init(path: String, relativePath: String) {
         self.init(file: FileSystemPath(path), relativePath: relativePath)
@@ -27,6 +30,16 @@ package struct BatchInput: Sendable, Hashable {
         self.path = file.display
         self.url = URL(fileURLWithPath: path)
         self.relativePath = relativePath
+    }
+
+    /// A canvas's page: its image fetched into `file` by `remote` before it is read; `name` is how errors and the
+    /// manifest name it (the manifest and the canvas), `relativePath` its results' path (`PageTask.outputStem`).
+    package init(remote: RemotePage, file: FileSystemPath, name: String, relativePath: String) {
+        self.file = file
+        self.path = name
+        self.url = URL(fileURLWithPath: file.display)
+        self.relativePath = relativePath
+        self.remote = remote
     }
 
     public static func == (a: BatchInput, b: BatchInput) -> Bool {

@@ -28,6 +28,10 @@ public struct BatchOptions: Sendable {
     /// Plan inputs whose decoder reports damaged data (their page counts are read leniently); set it as the
     /// engine's `OCRConfiguration.acceptDamagedImages`, which reads their pages.
     public var acceptDamagedImages = false
+    /// Where the output folder is served (ends in `/`): the base of the ids of `--format iiif`'s annotation pages,
+    /// of the canvases made for local images and of the run's manifest (docs/iiif.md). Nil: no canvas is made for
+    /// a local image.
+    package var iiifBase: URL? = nil
 
     public init(outputDirectory: URL? = nil, formats: [ResultFormat], recursive: Bool = false, resume: Bool = false, overwrite: Bool = false) {
         self.outputDirectory = outputDirectory

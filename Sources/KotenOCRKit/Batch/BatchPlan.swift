@@ -20,6 +20,9 @@ public struct BatchPlan: Sendable {
     /// (`InputDocument`): those of the inputs with a page in this shard whose document is not written and intact
     /// yet. None without an output directory (each page's `pdf` is then a PDF of that page).
     public var documents: [InputDocument] = []
+    /// Every page of this shard, the ones `--resume` skips too (the run's `manifest.json` of `--format iiif` lists
+    /// them all).
+    package var allTasks: [PageTask] = []
     /// The output folder's lock (`OutputLock`), held while this plan exists: one writer per output folder (or
     /// per shard).
     package var lock: OutputLock? = nil
@@ -46,8 +49,10 @@ public struct BatchPlan: Sendable {
         try prepare(files: paths.map(FileSystemPath.init), listed: listed.map(FileSystemPath.init), options: options)
     }
 
-    /// `prepare(_:listed:options:)` over paths as the file system holds them (a name that is not UTF-8 is read).
-    package static func prepare(files paths: [FileSystemPath], listed: [FileSystemPath] = [],
+    /// `prepare(_:listed:options:)` over paths as the file system holds them (a name that is not UTF-8 is read),
+    /// and `remote` pages: inputs of one page each whose image is fetched just before it is read (IIIF canvases,
+    /// `BatchInput.remote`; already selected by `--pages`), planned as any page without opening anything.
+    package static func prepare(files paths: [FileSystemPath], listed: [FileSystemPath] = [], remote: [BatchInput] = [],
                                 options: BatchOptions) throws(BatchSetupError) -> BatchPlan {
         let named = InputCollector.collect(files: paths, recursive: options.recursive)
         let fromLists = InputCollector.collect(files: listed, recursive: options.recursive, keepingFolders: true)
@@ -57,17 +62,10 @@ public struct BatchPlan: Sendable {
         var seen = Set<[UInt8]>()
         var documents: [InputDocument] = []
         let documentFormat = options.pageFormats.first(where: \.isPerInput)
-        for input in collected.inputs {
+        for input in collected.inputs + remote {
             let pages: [Int], pageCount: Int
             do {
-                // A PDF whose page tree never ends is refused here, by the guard, before this process opens it.
-                if let pdfGuard = options.pdfGuard, ImageSource.isPDF(at: input.file) { try pdfGuard.check(input.file) }
-                pageCount = try ImageSource.pageCount(of: input.file, acceptsDamagedData: options.acceptDamagedImages)
-                if let selection = options.pages {
-                    pages = try selection.pages(of: pageCount)
-                } else {
-                    pages = Array(0..<pageCount)
-                }
+                (pages, pageCount) = try selectedPages(of: input, options)
             } catch let e as PageSelection.PastEnd {
                 failures.append(BatchEvent.Failure(path: input.path,
                                                    reason: e.description,
@@ -95,7 +93,7 @@ public struct BatchPlan: Sendable {
         }
         guard let outputDirectory = options.outputDirectory else {
             return BatchPlan(tasks: tasks, alreadyDone: 0, failures: failures, removedTemporaries: [], manifest: nil,
-                             runDocument: runDocument(tasks, options))
+                             runDocument: runDocument(tasks, options), allTasks: tasks)
         }
         try createDirectory(outputDirectory)
         let lock = try OutputLock.acquire(in: outputDirectory, shard: options.shard)
@@ -162,7 +160,18 @@ public struct BatchPlan: Sendable {
             for: tasks.flatMap { task in options.pageFormats.map { outputDirectory.appendingPathComponent(task.pageFile($0)) } }
                 + documents.map { outputDirectory.appendingPathComponent($0.file) })
         return BatchPlan(tasks: toRead, alreadyDone: alreadyDone, failures: failures, removedTemporaries: removed, manifest: manifest,
-                         runDocument: runDocument(toRead, options), documents: documents, lock: lock)
+                         runDocument: runDocument(toRead, options), documents: documents, allTasks: tasks, lock: lock)
+    }
+
+    /// The pages of `input` this run reads (`--pages`) and its page count, from its header. A remote page (a IIIF
+    /// canvas, `BatchInput.remote`) is one page and opens nothing while planning.
+    private static func selectedPages(of input: BatchInput, _ options: BatchOptions) throws -> (pages: [Int], count: Int) {
+        guard input.remote == nil else { return ([0], 1) }
+        // A PDF whose page tree never ends is refused here, by the guard, before this process opens it.
+        if let pdfGuard = options.pdfGuard, ImageSource.isPDF(at: input.file) { try pdfGuard.check(input.file) }
+        let pageCount = try ImageSource.pageCount(of: input.file, acceptsDamagedData: options.acceptDamagedImages)
+        if let selection = options.pages { return (try selection.pages(of: pageCount), pageCount) }
+        return (Array(0..<pageCount), pageCount)
     }
 
     /// Throws `.outputDirectory` naming the first symbolic link where a result's folder or file would be (results

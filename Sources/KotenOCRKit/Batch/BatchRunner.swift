@@ -178,9 +178,36 @@ public struct BatchRunner: Sendable {
             BatchManifest.Record(state: state, input: task.input.path, key: task.key, page: task.page + 1, outputs: outputs)
         }
         try manifest?.append(record(.started, options.pageFormats.map { .init(file: task.pageFile($0), sha256: nil) }))
+        // A remote page (a IIIF canvas) is fetched to its file now, then opened like any page (pixel limit, budget).
+        if let remote = task.input.remote { try await remote.fetcher.fetch(to: task.input.url) }
         let source = try engine.open(file: task.input.file, page: task.page)
-        let page = try await engine.read(source)
-        return (page, try PipelineStage.write.measure { try write(page, source, task, manifest: manifest, record: record) })
+        var page = try await engine.read(source)
+        page.source.iiif = canvas(of: task, page: page)
+        let results = try PipelineStage.write.measure { try write(page, source, task, manifest: manifest, record: record) }
+        // The fetched image is not a result: gone once the page's results are written (a --resume reads nothing again).
+        if task.input.remote != nil { try? FileManager.default.removeItem(at: task.input.url) }
+        return (page, results)
+    }
+
+    /// The IIIF canvas a page is: its remote page's, or with `--format iiif` one made for a local image
+    /// (`IIIFCanvasSource.generated`, under `BatchOptions.iiifBase`); the annotations' id set when `iiif` is written.
+    private func canvas(of task: PageTask, page: PageResult) -> IIIFCanvasSource? {
+        let writesIIIF = options.formats.contains(.iiif)
+        guard var canvas = task.input.remote?.canvas ?? (writesIIIF ? generatedCanvas(task, page) : nil) else { return nil }
+        if canvas.canvasWidth <= 0 || canvas.canvasHeight <= 0 {  // a canvas without a size: the image read's
+            let given = (page.rotation ?? .upright).uprightSize(width: page.source.width, height: page.source.height)
+            (canvas.canvasWidth, canvas.canvasHeight) = (given.width, given.height)
+        }
+        if writesIIIF, canvas.annotations == nil, let base = options.iiifBase {
+            canvas.annotations = IIIFCanvasSource.resolve(task.outputFile(.iiif), base)
+        }
+        return canvas
+    }
+
+    private func generatedCanvas(_ task: PageTask, _ page: PageResult) -> IIIFCanvasSource? {
+        guard let base = options.iiifBase else { return nil }
+        let given = (page.rotation ?? .upright).uprightSize(width: page.source.width, height: page.source.height)
+        return IIIFCanvasSource.generated(base: base, stem: task.outputStem, index: 0, width: given.width, height: given.height)
     }
 
     /// Renders the page in each format still to write (`PageTask.missingFormats`: all but on a `--resume` of a page

@@ -52,6 +52,9 @@ public struct PageResult: Sendable, Codable, Equatable {
         public var height: Int
         /// The file's EXIF orientation tag (1 = none); coordinates are in the upright page.
         public var exifOrientation: Int
+        /// The IIIF canvas the page is (its manifest's label, attribution, rights and the canvas id: docs/iiif.md);
+        /// absent for a file read without `--format iiif`.
+        package var iiif: IIIFCanvasSource? = nil
     }
 
     public struct ModelInfo: Sendable, Codable, Equatable {

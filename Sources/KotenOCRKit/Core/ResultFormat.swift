@@ -40,6 +40,11 @@ public enum ResultFormat: String, Sendable, CaseIterable {
     /// One self-contained HTML page (`<stem>.html`): the image with the text laid over each line, the lines
     /// beside it, low-confidence characters marked.
     case html
+    /// W3C Web Annotations a IIIF viewer shows (`<stem>.annotations.json`, docs/iiif.md): a Presentation 3
+    /// `AnnotationPage` (or for a 2.1 manifest an `sc:AnnotationList`) of the page's lines, each a `TextualBody` with
+    /// its target `canvas#xywh=` in the canvas's coordinates. The run's `manifest.json` that references them is
+    /// written after the batch (KotenOCRIIIF).
+    case iiif
 
     /// The end of the file name after the stem: `txt`, `json`, `xml`, `ndl.json`, `alto.xml`, `page.xml`, `hocr`,
     /// `viz.png`, `html`, `pdf`; `tei.xml` for `tei`. (`viz` ends in `viz.jpg` for a JPEG source: `fileName`.)
@@ -50,6 +55,7 @@ public enum ResultFormat: String, Sendable, CaseIterable {
         case .alto: return "alto.xml"
         case .pageXML: return "page.xml"
         case .viz: return "viz.png"
+        case .iiif: return "annotations.json"
         case .txt, .json, .xml, .pdf, .hocr, .html: return rawValue
         }
     }
@@ -58,7 +64,7 @@ public enum ResultFormat: String, Sendable, CaseIterable {
     /// holds all the pages of an input (`isPerInput`).
     public var isPerPage: Bool {
         switch self {
-        case .txt, .json, .xml, .ndlJSON, .pdf, .alto, .pageXML, .hocr, .viz, .html: return true
+        case .txt, .json, .xml, .ndlJSON, .pdf, .alto, .pageXML, .hocr, .viz, .html, .iiif: return true
         case .tei: return false
         }
     }
@@ -109,7 +115,7 @@ public enum ResultFormat: String, Sendable, CaseIterable {
     /// What this format needs of a mode.
     package var need: Need {
         switch self {
-        case .txt, .json, .pdf, .alto, .pageXML, .hocr, .viz, .html: return .page
+        case .txt, .json, .pdf, .alto, .pageXML, .hocr, .viz, .html, .iiif: return .page
         case .xml, .ndlJSON: return .referenceTree
         case .tei: return .runDocument
         }

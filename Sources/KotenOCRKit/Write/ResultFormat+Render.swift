@@ -27,6 +27,9 @@ extension ResultFormat {
         case .alto: return ALTOWriter.document(page)
         case .pageXML: return PageXMLWriter.document(page, modified: Self.modificationDate(page.source.path, image))
         case .hocr: return HOCRWriter.document(page)
+        case .iiif:
+            guard let canvas = page.source.iiif else { throw ResultFormatError.needsCanvas(format: self) }
+            return try IIIFAnnotations.document(page, canvas: canvas)
         case .pdf, .viz, .html:
             guard let image else { throw ResultFormatError.needsImage(format: self) }
             switch self {
@@ -51,7 +54,7 @@ extension ResultFormat {
         case .txt: return Data(reference.text.utf8)
         case .xml: return Data(reference.xml.utf8)
         case .ndlJSON: return Data(reference.json.utf8)
-        case .json, .tei, .pdf, .alto, .pageXML, .hocr, .viz, .html: return nil
+        case .json, .tei, .pdf, .alto, .pageXML, .hocr, .viz, .html, .iiif: return nil
         }
     }
 }
@@ -64,6 +67,9 @@ public enum ResultFormatError: Error, Equatable, CustomStringConvertible {
     case perRun(format: ResultFormat)
     /// The format shows the page image, and none was given (`render(_:image:)`).
     case needsImage(format: ResultFormat)
+    /// The format annotates a IIIF canvas, and the page is none (`PageResult.SourceInfo.iiif`: a canvas of a
+    /// manifest, or a local image read by a batch with `--format iiif`).
+    case needsCanvas(format: ResultFormat)
 
     public var description: String {
         switch self {
@@ -71,6 +77,7 @@ public enum ResultFormatError: Error, Equatable, CustomStringConvertible {
             return "format \(f.rawValue) is not available for pages read in mode \(mode) (it needs \(f == .tei ? "koten" : "ndl or koten"))"
         case .perRun(let f): return "format \(f.rawValue) is written once per run, not per page"
         case .needsImage(let f): return "format \(f.rawValue) shows the page image: render it with the page's ImageSource"
+        case .needsCanvas(let f): return "format \(f.rawValue) annotates a IIIF canvas: read the page from a manifest or in a batch"
         }
     }
 }

@@ -23,7 +23,14 @@ enum ALTOWriter {
         root.set("SCHEMAVERSION", "4.3")
         let description = root.add("Description")
         description.add("MeasurementUnit", text: "pixel")
-        description.add("sourceImageInformation").add("fileName", text: page.source.path)
+        let sourceImage = description.add("sourceImageInformation")
+        sourceImage.add("fileName", text: page.source.path)
+        if let iiif = page.source.iiif {
+            // The canvas (and the image fetched for it) and the manifest: ALTO's identifiers (docs/iiif.md, "Metadata").
+            sourceImage.add("fileIdentifier", ["fileIdentifierLocation": "IIIF canvas"], text: iiif.canvas)
+            if let image = iiif.image { sourceImage.add("fileIdentifier", ["fileIdentifierLocation": "IIIF image"], text: image) }
+            sourceImage.add("documentIdentifier", ["documentIdentifierLocation": "IIIF manifest"], text: iiif.manifest)
+        }
         let processing = description.add("Processing", ["ID": "processing1"])
         processing.add("processingStepSettings", text: "mode \(page.mode.rawValue); page \(page.source.page) of "
                        + "\(page.source.pageCount); models " + page.models.map { "\($0.role) \($0.file)" }.joined(separator: ", "))

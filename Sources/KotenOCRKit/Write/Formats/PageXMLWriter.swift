@@ -29,6 +29,13 @@ enum PageXMLWriter {
         metadata.add("LastChange", text: date)
         metadata.add("Comments", text: "Word and Glyph Coords are estimates (each line cut evenly along its reading "
                      + "direction); confidences are the recogniser's character probabilities.")
+        if let iiif = page.source.iiif {
+            // The IIIF canvas the page is and its manifest's metadata (docs/iiif.md, "Metadata").
+            let items: [(String, String?)] = [("IIIF manifest", iiif.manifest), ("IIIF manifest label", iiif.label),
+                                              ("IIIF attribution", iiif.attribution), ("IIIF rights", iiif.rights),
+                                              ("IIIF canvas", iiif.canvas), ("IIIF image", iiif.image)]
+            for (name, value) in items { if let value { metadata.add("MetadataItem", ["type": "other", "name": name, "value": value]) } }
+        }
         let pageElement = root.add("Page", ["imageFilename": page.source.path, "imageWidth": String(page.source.width),
                                             "imageHeight": String(page.source.height)])
         let lines = page.formatLines

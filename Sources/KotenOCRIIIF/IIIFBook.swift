@@ -1,0 +1,241 @@
+import Foundation
+import KotenOCRKit
+
+/// A IIIF Presentation manifest read as a book: its canvases in the manifest's order, each with the image that
+/// paints it (docs/iiif.md, "What is read"). Any front end uses it: `load` reads a manifest by URL or file,
+/// `IIIFImageRequest.fetch` puts one canvas's image into a file.
+///
+/// Presentation 2.1: `sequences[0].canvases`, each canvas's `images[0].resource` with its optional `service`
+/// (`@id`). Presentation 3.0: `items`, each Canvas → its first AnnotationPage → the `painting` Annotation → its
+/// Image body (the first item of a `Choice`) with its optional `service` (`id` or `@id`). The version is read
+/// from `@context` (then from `type`/`@type`). Label, attribution (2.1) or requiredStatement (3.0), and rights
+/// (3.0) or license (2.1) are kept for the results' metadata.
+package struct IIIFBook: Sendable {
+    /// The manifest as the user named it (URL or path).
+    package let source: String
+    /// The manifest's `id`/`@id` (the source when it has none).
+    package let id: String
+    /// 2 or 3.
+    package let presentation: Int
+    package let label: String?
+    package let attribution: String?
+    package let rights: String?
+    package let canvases: [Canvas]
+    /// The manifest's bytes as read (the run's `manifest.json` is a copy of it).
+    package let data: Data
+
+    /// One canvas: 1-based `index`, its id, label and size, and the image that paints it.
+    package struct Canvas: Sendable {
+        package let index: Int
+        package let id: String
+        package let label: String?
+        package let width: Int
+        package let height: Int
+        /// The painting image's id (its URL); nil when the canvas has none.
+        package let image: String?
+        /// The Image API service of that image, if any.
+        package let service: ImageService?
+    }
+
+    /// An Image API service: its base URI and the API version its `type`, `@context` or `profile` says (2 or 3).
+    package struct ImageService: Sendable, Equatable {
+        package let id: String
+        package let version: Int
+    }
+
+    /// Why a manifest cannot be read: one line naming it and the reason.
+    package struct Failure: Error, CustomStringConvertible, Sendable {
+        package let source: String
+        package let reason: String
+        package var description: String { "\(source): \(reason)" }
+    }
+
+    /// The largest manifest read, in bytes.
+    package static let maxManifestBytes: Int64 = 32 << 20
+
+    /// Whether `argument` names a manifest rather than an image or folder: an `http(s)://` address, or a file
+    /// whose name ends in `.json`.
+    package static func isManifest(_ argument: String) -> Bool {
+        let lower = argument.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasSuffix(".json")
+    }
+
+    /// Reads the manifest at `source` (an `http(s)` URL, fetched with `client` into a temporary file, or a file).
+    /// Throws `Failure`.
+    package static func load(_ source: String, client: HTTPClient = .shared, limits: HTTPClient.Limits = .init()) async throws -> IIIFBook {
+        let data: Data
+        let lower = source.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("koten-ocr-manifest-\(UUID().uuidString).json")
+            defer { try? FileManager.default.removeItem(at: file) }
+            var manifestLimits = limits
+            manifestLimits.maxBytes = min(limits.maxBytes, maxManifestBytes)
+            do {
+                _ = try await client.download(source, to: file, expected: .json, limits: manifestLimits)
+                data = try Data(contentsOf: file)
+            } catch let error as HTTPError {
+                throw Failure(source: source, reason: error.reason)
+            } catch {
+                throw Failure(source: source, reason: "cannot read the manifest (\(error.localizedDescription))")
+            }
+        } else {
+            let url = URL(fileURLWithPath: source)
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? nil
+            guard let size else { throw Failure(source: source, reason: "no such file") }
+            guard size <= maxManifestBytes else { throw Failure(source: source, reason: "larger than \(maxManifestBytes >> 20) MB: not a manifest") }
+            do { data = try Data(contentsOf: url) } catch { throw Failure(source: source, reason: "cannot read the file") }
+        }
+        return try parse(data, source: source)
+    }
+
+    /// The book `data` describes. Throws `Failure` for JSON that is not a 2.1 or 3.0 manifest.
+    package static func parse(_ data: Data, source: String) throws -> IIIFBook {
+        guard let object = try? JSONSerialization.jsonObject(with: data), let manifest = object as? [String: Any] else {
+            throw Failure(source: source, reason: "not JSON of a IIIF manifest")
+        }
+        let contexts = strings(manifest["@context"])
+        let type = (manifest["type"] as? String) ?? (manifest["@type"] as? String) ?? ""
+        let presentation: Int
+        if contexts.contains(where: { $0.contains("presentation/3") }) || type == "Manifest" {
+            presentation = 3
+        } else if contexts.contains(where: { $0.contains("presentation/2") }) || type == "sc:Manifest" {
+            presentation = 2
+        } else {
+            throw Failure(source: source, reason: "not a IIIF Presentation 2.1 or 3.0 manifest (no presentation @context, type \(type.isEmpty ? "none" : type))")
+        }
+        guard type == "Manifest" || type == "sc:Manifest" else {
+            throw Failure(source: source, reason: "a IIIF \(type.isEmpty ? "document" : type), not a Manifest")
+        }
+        let canvases: [Canvas]
+        if presentation == 3 {
+            let items = manifest["items"] as? [[String: Any]] ?? []
+            canvases = items.filter { ($0["type"] as? String) == "Canvas" }.enumerated().map { canvas3($0.element, index: $0.offset + 1) }
+        } else {
+            let sequences = manifest["sequences"] as? [[String: Any]] ?? []
+            let items = sequences.first?["canvases"] as? [[String: Any]] ?? []
+            canvases = items.enumerated().map { canvas2($0.element, index: $0.offset + 1) }
+        }
+        guard !canvases.isEmpty else { throw Failure(source: source, reason: "the manifest has no canvas") }
+        let id = (manifest["id"] as? String) ?? (manifest["@id"] as? String) ?? source
+        let attribution: String?
+        if presentation == 3, let statement = manifest["requiredStatement"] as? [String: Any] {
+            attribution = [text(statement["label"]), text(statement["value"])].compactMap { $0 }.joined(separator: ": ")
+        } else {
+            attribution = text(manifest["attribution"])
+        }
+        let rights = (manifest["rights"] as? String) ?? strings(manifest["license"]).first
+        return IIIFBook(source: source, id: id, presentation: presentation, label: text(manifest["label"]),
+                        attribution: attribution, rights: rights, canvases: canvases, data: data)
+    }
+
+    private static func canvas3(_ canvas: [String: Any], index: Int) -> Canvas {
+        let pages = canvas["items"] as? [[String: Any]] ?? []
+        let annotations = pages.first?["items"] as? [[String: Any]] ?? []
+        let painting = annotations.first { ($0["motivation"] as? String) == "painting" || strings($0["motivation"]).contains("painting") }
+        var body: [String: Any]? = (painting?["body"] as? [String: Any]) ?? (painting?["body"] as? [[String: Any]])?.first
+        if (body?["type"] as? String) == "Choice" { body = (body?["items"] as? [[String: Any]])?.first }
+        return Canvas(index: index, id: (canvas["id"] as? String) ?? "", label: text(canvas["label"]),
+                      width: int(canvas["width"]), height: int(canvas["height"]),
+                      image: body?["id"] as? String, service: service(body?["service"]))
+    }
+
+    private static func canvas2(_ canvas: [String: Any], index: Int) -> Canvas {
+        let images = canvas["images"] as? [[String: Any]] ?? []
+        let resource = images.first?["resource"] as? [String: Any]
+        return Canvas(index: index, id: (canvas["@id"] as? String) ?? "", label: text(canvas["label"]),
+                      width: int(canvas["width"]), height: int(canvas["height"]),
+                      image: resource?["@id"] as? String, service: service(resource?["service"]))
+    }
+
+    /// The first Image API service of `value` (an object or an array of them).
+    private static func service(_ value: Any?) -> ImageService? {
+        let candidates = (value as? [[String: Any]]) ?? ((value as? [String: Any]).map { [$0] } ?? [])
+        for candidate in candidates {
+            guard let id = (candidate["id"] as? String) ?? (candidate["@id"] as? String) else { continue }
+            let type = (candidate["type"] as? String) ?? (candidate["@type"] as? String) ?? ""
+            let marks = [type] + strings(candidate["@context"]) + strings(candidate["profile"])
+            if type == "ImageService3" || marks.contains(where: { $0.contains("image/3") }) { return ImageService(id: id, version: 3) }
+            if type.hasPrefix("ImageService") || marks.contains(where: { $0.contains("image/2") || $0.contains("image/1") }) {
+                return ImageService(id: id, version: 2)
+            }
+        }
+        return nil
+    }
+
+    /// The strings of a value that is a string or an array holding strings.
+    static func strings(_ value: Any?) -> [String] {
+        if let s = value as? String { return [s] }
+        return (value as? [Any])?.compactMap { $0 as? String } ?? []
+    }
+
+    private static func int(_ value: Any?) -> Int {
+        if let n = value as? Int { return n }
+        if let d = value as? Double { return Int(d) }
+        return 0
+    }
+
+    /// The text of a label-like value: a string; 2.1's `{"@value"}` or an array of them (Japanese first); 3.0's
+    /// language map (`ja`, then `none`, then the first language in order), values joined with a space.
+    static func text(_ value: Any?) -> String? {
+        if let s = value as? String { return s }
+        if let array = value as? [Any] {
+            let values = array.compactMap { item -> (String, String?)? in
+                if let s = item as? String { return (s, nil) }
+                guard let object = item as? [String: Any], let v = object["@value"] as? String else { return nil }
+                return (v, object["@language"] as? String)
+            }
+            return (values.first { $0.1 == "ja" } ?? values.first)?.0
+        }
+        guard let map = value as? [String: Any] else { return nil }
+        if let v = map["@value"] as? String { return v }
+        let key = ["ja", "none"].first { map[$0] != nil } ?? map.keys.sorted().first
+        guard let key else { return nil }
+        let values = strings(map[key])
+        return values.isEmpty ? nil : values.joined(separator: " ")
+    }
+
+    /// The folder the book's results go into, below the output folder: the manifest's name without `.json`, or,
+    /// when that is `manifest`, the name of the folder above it (`…/pid/1287221/manifest.json` → `1287221`);
+    /// made safe (`IIIFNames.safe`).
+    package var folderName: String {
+        let path: String = source.lowercased().hasPrefix("http") ? (URL(string: source)?.path ?? source) : source
+        var parts = path.split(separator: "/").map(String.init)
+        while let last = parts.last, ["manifest", "manifest.json", "iiif", ""].contains(last.lowercased()) { parts.removeLast() }
+        let name = parts.last.map { $0.lowercased().hasSuffix(".json") ? String($0.dropLast(5)) : $0 } ?? "manifest"
+        return IIIFNames.safe(name, limit: 80).isEmpty ? "manifest" : IIIFNames.safe(name, limit: 80)
+    }
+}
+
+/// Names of canvases' results (docs/iiif.md, "Names").
+package enum IIIFNames {
+    /// `text` made safe as a file name: letters, digits and marks of any script, `-` and `_` kept; every other run
+    /// of characters (spaces, `/`, `.`, punctuation, controls) becomes one `_`; no `_` at either end; at most
+    /// `limit` characters.
+    package static func safe(_ text: String, limit: Int) -> String {
+        var out = ""
+        var pendingGap = false
+        for character in text {
+            let keep = character == "-" || character == "_"
+                || character.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || CharacterSet.nonBaseCharacters.contains($0) }
+            if keep {
+                if pendingGap && !out.isEmpty { out.append("_") }
+                pendingGap = false
+                out.append(character)
+                if out.count >= limit { break }
+            } else {
+                pendingGap = true
+            }
+        }
+        while out.hasSuffix("_") { out.removeLast() }
+        while out.hasPrefix("_") { out.removeFirst() }
+        return out
+    }
+
+    /// The stem of canvas `index` (1-based, 4 digits or more) labelled `label`: `0003_表紙` (`0003` without a label).
+    package static func canvasStem(index: Int, label: String?) -> String {
+        let number = String(index)
+        let padded = String(repeating: "0", count: max(0, 4 - number.count)) + number
+        let safeLabel = label.map { safe($0, limit: 40) } ?? ""
+        return safeLabel.isEmpty ? padded : padded + "_" + safeLabel
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Fetches a page's image to a file just before the batch opens it: the hook through which a page that is not a
+/// file yet (a IIIF canvas, docs/iiif.md) becomes one. The library holds no network code; the fetcher is given
+/// by the front end (the CLI's is KotenOCRIIIF's, over libcurl).
+package protocol PageFetcher: Sendable {
+    /// Writes the page's image to `file` (a temporary file renamed into place, so `file` is whole or absent).
+    /// Does nothing when `file` is already there: a page fetched by a run that was killed before it finished is not
+    /// fetched again. Throws an error whose description is one line giving the reason.
+    func fetch(to file: URL) async throws
+}
+
+/// A page of a batch whose image is fetched just before it is read (`BatchInput.remote`): its fetcher and the
+/// canvas it is, whose metadata goes into the page's result (`PageResult.SourceInfo.iiif`). The fetched file is
+/// removed once the page's results are written.
+package struct RemotePage: Sendable {
+    package let fetcher: any PageFetcher
+    package let canvas: IIIFCanvasSource
+
+    package init(fetcher: any PageFetcher, canvas: IIIFCanvasSource) {
+        self.fetcher = fetcher
+        self.canvas = canvas
+    }
+}
