@@ -252,6 +252,7 @@ package final class OCRService: HTTPHandler, @unchecked Sendable {
             return HTTPResponse(status: 200, headers: [("Content-Type", Self.contentType(format))], body: .data(body))
         } catch {
             metrics.pageFailed()
+            if error is ModelStoreError { metrics.refused("memory") }
             return Self.failure(error, name: name, timeout: options.pageTimeout)
         }
     }
