@@ -12,7 +12,7 @@ runs that many client threads, koten-ocr's and rapidocr_api's turns alternating 
 machine's load of the same minutes. Each client posts the page(s) in turn, one new connection per request, until
 the level's --seconds are up or the level has sent --max-requests. A request still unanswered --drain seconds after
 that is given up (its connection closed; counted as unfinished). A 503 or 429 is waited out as its Retry-After
-says (at most 5 s, never past the level's end). Before each level the server is let go idle (under 10 % of a CPU
+says (at most 5 s, never past the level's end), a lost request for 1 s. Before each level the server is let go idle (under 10 % of a CPU
 for a second; still busy after --settle s, it is started again). A server whose process tree's resident memory passes --rss-cap is killed
 (reported; its requests under way count as lost) and started again for the next level. Bounded: each level lasts
 at most seconds + drain.
@@ -293,6 +293,8 @@ def run_level(server, pages, clients, seconds, drain, max_requests, sampler):
                     level.waited.append(latency)
                 elif kind not in level.first_error:
                     level.first_error[kind] = detail
+            if kind == "lost":
+                retry = "1"                           # no hot loop on a refused or reset connection
             if retry is not None:
                 try:
                     wait = min(float(retry), 5.0)
