@@ -40,12 +40,15 @@ final class JobStore: @unchecked Sendable {
     let admission: Admission
     let pdfGuard: (any PDFGuard)?
     let metrics: ServerMetrics
+    /// Longest a job's page may take, seconds (`--page-timeout`).
+    let pageTimeout: Double
     private let lock = NSLock()
     private var jobs: [String: Job] = [:]
     private var order: [String] = []
     private var wake: AsyncStream<Void>.Continuation?
 
-    init(root: URL, engine: KotenOCR, admission: Admission, pdfGuard: (any PDFGuard)?, metrics: ServerMetrics) throws {
+    init(root: URL, engine: KotenOCR, admission: Admission, pdfGuard: (any PDFGuard)?, metrics: ServerMetrics, pageTimeout: Double) throws {
+        self.pageTimeout = pageTimeout
         self.root = root
         jobsFolder = root.appendingPathComponent("jobs")
         runFolder = root.appendingPathComponent("run")
@@ -318,54 +321,93 @@ final class JobStore: @unchecked Sendable {
         options.keepsPDFPageFiles = true
         options.ruby = ResultFormat.RubyStyle(rawValue: job.record.ruby) ?? .drop
         options.pdfGuard = pdfGuard
-        let plan: BatchPlan
-        do {
-            plan = try BatchPlan.prepare(files: job.record.inputs.map { FileSystemPath(runFolder.appendingPathComponent($0.file).path) },
-                                         options: options)
-        } catch {
-            fail(job, ErrorText.line(error))
-            return
-        }
         let numbers = Dictionary(job.record.pages.compactMap { page in task(job, page.n).map { ($0.key, page.n) } },
                                  uniquingKeysWith: { first, _ in first })
-        let clock = StartClock()
-        let hold = TestHooks.holdAfterPages
-        let runner = BatchRunner(engine: engine, options: options)
-        _ = try? await runner.run(plan) { [self] event in
-            switch event {
-            case .pageStarted(let task, _):
-                clock.reset()
-                if let n = numbers[task.key] { lock.withLock { job.pageStates[n - 1] = "running" } }
-                publish(job)
-            case .pageRead(let task, _, _):
-                metrics.pageRead(seconds: clock.seconds)
-                if let n = numbers[task.key] {
-                    let lines = lineCount(job, n)
-                    lock.withLock {
-                        job.pageStates[n - 1] = "done"
-                        job.lines[n] = lines
+        // Pages that ran past the time limit (in this run or one before a restart) are not read again.
+        var skipped = Set(lock.withLock { job.errors.filter { $0.value.hasPrefix(Self.timeLimitReason) }.keys }
+            .compactMap { task(job, $0)?.key })
+        while !Task.isCancelled {
+            let plan: BatchPlan
+            do {
+                plan = try BatchPlan.prepare(files: job.record.inputs.map { FileSystemPath(runFolder.appendingPathComponent($0.file).path) },
+                                             options: options).skipping(skipped)
+            } catch {
+                fail(job, ErrorText.line(error))
+                return
+            }
+            let clock = StartClock()
+            let runner = BatchRunner(engine: engine, options: options)
+            let batch = Task { [self, numbers] in
+                _ = try? await runner.run(plan) { [self] event in
+                    handle(event, job: job, numbers: numbers, clock: clock)
+                }
+            }
+            let limit = pageTimeout
+            let watchdog = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: 250_000_000)
+                    if let key = clock.current, clock.seconds > limit {
+                        clock.timedOut = key
+                        batch.cancel()
+                        return
                     }
                 }
-                publish(job)
-                if let hold, TestHooks.countPage() >= hold { TestHooks.holdForever() }
-            case .failed(let failure, _):
-                metrics.pageFailed()
-                let hit = numbers[failure.shardKey].map { [$0] } ?? job.record.pages.filter { job.pageStates[$0.n - 1] != "done" }.map(\.n)
-                lock.withLock {
-                    for n in hit where job.pageStates[n - 1] != "done" {
-                        job.pageStates[n - 1] = "failed"
-                        job.errors[n] = failure.reason
-                    }
-                }
-                let errors = lock.withLock { Dictionary(uniqueKeysWithValues: job.errors.map { (String($0.key), $0.value) }) }
-                if let data = try? JSONEncoder().encode(errors) { try? AtomicFile.write(data, to: job.folder.appendingPathComponent("failed.json")) }
-                publish(job)
-            default:
-                break
+            }
+            await withTaskCancellationHandler { await batch.value } onCancel: { batch.cancel() }
+            watchdog.cancel()
+            guard let key = clock.timedOut, !Task.isCancelled else { break }
+            // The page ran past its time limit: it fails as such, and the job goes on with the next page.
+            skipped.insert(key)
+            if let n = numbers[key] {
+                recordFailure(job, n: n, reason: "\(Self.timeLimitReason) (\(Int(limit)) s, --page-timeout): the page was stopped")
             }
         }
         if Task.isCancelled { return }
         writeJobPDF(job)
+    }
+
+    static let timeLimitReason = "page time limit reached"
+
+    /// One event of the job's batch: the page's state, line count and error, published to its watchers.
+    private func handle(_ event: BatchEvent, job: Job, numbers: [String: Int], clock: StartClock) {
+        switch event {
+        case .pageStarted(let task, _):
+            clock.start(task.key)
+            if let n = numbers[task.key] { lock.withLock { job.pageStates[n - 1] = "running" } }
+            publish(job)
+        case .pageRead(let task, _, _):
+            metrics.pageRead(seconds: clock.seconds)
+            clock.stop()
+            if let n = numbers[task.key] {
+                let lines = lineCount(job, n)
+                lock.withLock {
+                    job.pageStates[n - 1] = "done"
+                    job.lines[n] = lines
+                }
+            }
+            publish(job)
+            if let hold = TestHooks.holdAfterPages, TestHooks.countPage() >= hold { TestHooks.holdForever() }
+        case .failed(let failure, _):
+            clock.stop()
+            metrics.pageFailed()
+            let hit = numbers[failure.shardKey].map { [$0] } ?? job.record.pages.filter { job.pageStates[$0.n - 1] != "done" }.map(\.n)
+            for n in hit { recordFailure(job, n: n, reason: failure.reason) }
+        default:
+            break
+        }
+    }
+
+    /// Page `n` failed: its state and reason, kept in `failed.json` (written atomically), published.
+    private func recordFailure(_ job: Job, n: Int, reason: String) {
+        let errors = lock.withLock { () -> [String: String] in
+            if job.pageStates[n - 1] != "done" {
+                job.pageStates[n - 1] = "failed"
+                job.errors[n] = reason
+            }
+            return Dictionary(uniqueKeysWithValues: job.errors.map { (String($0.key), $0.value) })
+        }
+        if let data = try? JSONEncoder().encode(errors) { try? AtomicFile.write(data, to: job.folder.appendingPathComponent("failed.json")) }
+        publish(job)
     }
 
     /// The whole job's searchable PDF (`job.pdf`): the page files the batch keeps (`BatchOptions.keepsPDFPageFiles`)

@@ -23,7 +23,8 @@ package final class OCRService: HTTPHandler, @unchecked Sendable {
         self.token = token.map { Array($0.utf8) }
         self.pdfGuard = pdfGuard
         admission = Admission(capacity: options.queue, clientRate: options.clientRate)
-        jobs = try JobStore(root: workDirectory, engine: engine, admission: admission, pdfGuard: pdfGuard, metrics: metrics)
+        jobs = try JobStore(root: workDirectory, engine: engine, admission: admission, pdfGuard: pdfGuard, metrics: metrics,
+                            pageTimeout: options.pageTimeout)
     }
 
     /// Starts the job worker (unfinished jobs found in the work directory first).
@@ -251,6 +252,7 @@ package final class OCRService: HTTPHandler, @unchecked Sendable {
             return HTTPResponse(status: 200, headers: [("Content-Type", Self.contentType(format))], body: .data(body))
         } catch {
             metrics.pageFailed()
+            if error is ModelStoreError { metrics.refused("memory") }
             return Self.failure(error, name: name, timeout: options.pageTimeout)
         }
     }

@@ -3,6 +3,214 @@ enum OpenAPI {
     static let document = #"""
 {
  "components": {
+  "parameters": {
+   "format": {
+    "in": "query",
+    "name": "format",
+    "schema": {
+     "enum": [
+      "json",
+      "txt",
+      "alto",
+      "page",
+      "hocr",
+      "html",
+      "pdf"
+     ],
+     "type": "string"
+    }
+   },
+   "id": {
+    "in": "path",
+    "name": "id",
+    "required": true,
+    "schema": {
+     "pattern": "^[0-9a-f]{32}$",
+     "type": "string"
+    }
+   },
+   "min_line_confidence": {
+    "in": "query",
+    "name": "min-line-confidence",
+    "schema": {
+     "type": "string"
+    }
+   },
+   "mode": {
+    "in": "query",
+    "name": "mode",
+    "schema": {
+     "type": "string"
+    }
+   },
+   "n": {
+    "in": "path",
+    "name": "n",
+    "required": true,
+    "schema": {
+     "minimum": 1,
+     "type": "integer"
+    }
+   },
+   "page_rotation": {
+    "in": "query",
+    "name": "page-rotation",
+    "schema": {
+     "type": "string"
+    }
+   },
+   "reading_order": {
+    "in": "query",
+    "name": "reading-order",
+    "schema": {
+     "type": "string"
+    }
+   },
+   "ruby": {
+    "in": "query",
+    "name": "ruby",
+    "schema": {
+     "type": "string"
+    }
+   }
+  },
+  "requestBodies": {
+   "Upload": {
+    "content": {
+     "application/pdf": {
+      "schema": {
+       "format": "binary",
+       "type": "string"
+      }
+     },
+     "application/zip": {
+      "schema": {
+       "format": "binary",
+       "type": "string"
+      }
+     },
+     "image/*": {
+      "schema": {
+       "format": "binary",
+       "type": "string"
+      }
+     },
+     "multipart/form-data": {
+      "schema": {
+       "properties": {
+        "file": {
+         "format": "binary",
+         "type": "string"
+        }
+       },
+       "type": "object"
+      }
+     }
+    }
+   }
+  },
+  "responses": {
+   "BadRequest": {
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    },
+    "description": "bad option or empty body"
+   },
+   "NotDone": {
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    },
+    "description": "not done"
+   },
+   "NotFound": {
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    },
+    "description": "not done"
+   },
+   "PageTimeout": {
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    },
+    "description": "page time limit"
+   },
+   "QueueFull": {
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    },
+    "description": "queue full (Retry-After)"
+   },
+   "TooLarge": {
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    },
+    "description": "body over --max-upload"
+   },
+   "TooManyRequests": {
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    },
+    "description": "past the per-client limit"
+   },
+   "Unauthorised": {
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    },
+    "description": "missing or wrong token"
+   },
+   "Undecodable": {
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    },
+    "description": "bytes that do not decode, an image bomb, a refused zip"
+   },
+   "UnsupportedType": {
+    "content": {
+     "application/json": {
+      "schema": {
+       "$ref": "#/components/schemas/Error"
+      }
+     }
+    },
+    "description": "not an image, PDF, TIFF or zip"
+   }
+  },
   "schemas": {
    "Error": {
     "properties": {
@@ -137,73 +345,23 @@ enum OpenAPI {
    "post": {
     "parameters": [
      {
-      "in": "query",
-      "name": "mode",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/mode"
      },
      {
-      "in": "query",
-      "name": "reading-order",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/reading_order"
      },
      {
-      "in": "query",
-      "name": "page-rotation",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/page_rotation"
      },
      {
-      "in": "query",
-      "name": "ruby",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/ruby"
      },
      {
-      "in": "query",
-      "name": "min-line-confidence",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/min_line_confidence"
      }
     ],
     "requestBody": {
-     "content": {
-      "application/pdf": {
-       "schema": {
-        "format": "binary",
-        "type": "string"
-       }
-      },
-      "application/zip": {
-       "schema": {
-        "format": "binary",
-        "type": "string"
-       }
-      },
-      "image/*": {
-       "schema": {
-        "format": "binary",
-        "type": "string"
-       }
-      },
-      "multipart/form-data": {
-       "schema": {
-        "properties": {
-         "file": {
-          "format": "binary",
-          "type": "string"
-         }
-        },
-        "type": "object"
-       }
-      }
-     }
+     "$ref": "#/components/requestBodies/Upload"
     },
     "responses": {
      "202": {
@@ -217,74 +375,25 @@ enum OpenAPI {
       "description": "the job"
      },
      "400": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "bad option or empty body"
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "missing or wrong token"
+      "$ref": "#/components/responses/Unauthorised"
      },
      "413": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "body over --max-upload"
+      "$ref": "#/components/responses/TooLarge"
      },
      "415": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "not an image, PDF, TIFF or zip"
+      "$ref": "#/components/responses/UnsupportedType"
      },
      "422": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "bytes that do not decode, an image bomb, a refused zip"
+      "$ref": "#/components/responses/Undecodable"
      },
      "429": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "past the per-client limit"
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "503": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "queue full (Retry-After)"
+      "$ref": "#/components/responses/QueueFull"
      }
     },
     "summary": "a job of images, PDFs, multi-page TIFFs or zips of images"
@@ -297,14 +406,7 @@ enum OpenAPI {
       "description": "removed"
      },
      "404": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "no such job"
+      "$ref": "#/components/responses/NotFound"
      }
     },
     "summary": "cancel and remove"
@@ -322,27 +424,14 @@ enum OpenAPI {
       "description": "the job"
      },
      "404": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "no such job"
+      "$ref": "#/components/responses/NotFound"
      }
     },
     "summary": "state and progress"
    },
    "parameters": [
     {
-     "in": "path",
-     "name": "id",
-     "required": true,
-     "schema": {
-      "pattern": "^[0-9a-f]{32}$",
-      "type": "string"
-     }
+     "$ref": "#/components/parameters/id"
     }
    ]
   },
@@ -357,13 +446,7 @@ enum OpenAPI {
    },
    "parameters": [
     {
-     "in": "path",
-     "name": "id",
-     "required": true,
-     "schema": {
-      "pattern": "^[0-9a-f]{32}$",
-      "type": "string"
-     }
+     "$ref": "#/components/parameters/id"
     }
    ]
   },
@@ -374,52 +457,20 @@ enum OpenAPI {
       "description": "the page in the format"
      },
      "404": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "not done"
+      "$ref": "#/components/responses/NotFound"
      }
     },
     "summary": "a page's result (not pdf)"
    },
    "parameters": [
     {
-     "in": "path",
-     "name": "id",
-     "required": true,
-     "schema": {
-      "pattern": "^[0-9a-f]{32}$",
-      "type": "string"
-     }
+     "$ref": "#/components/parameters/id"
     },
     {
-     "in": "path",
-     "name": "n",
-     "required": true,
-     "schema": {
-      "minimum": 1,
-      "type": "integer"
-     }
+     "$ref": "#/components/parameters/n"
     },
     {
-     "in": "query",
-     "name": "format",
-     "schema": {
-      "enum": [
-       "json",
-       "txt",
-       "alto",
-       "page",
-       "hocr",
-       "html",
-       "pdf"
-      ],
-      "type": "string"
-     }
+     "$ref": "#/components/parameters/format"
     }
    ]
   },
@@ -430,36 +481,17 @@ enum OpenAPI {
       "description": "image/jpeg"
      },
      "404": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "not done"
+      "$ref": "#/components/responses/NotFound"
      }
     },
     "summary": "the page image as read (upright), JPEG"
    },
    "parameters": [
     {
-     "in": "path",
-     "name": "id",
-     "required": true,
-     "schema": {
-      "pattern": "^[0-9a-f]{32}$",
-      "type": "string"
-     }
+     "$ref": "#/components/parameters/id"
     },
     {
-     "in": "path",
-     "name": "n",
-     "required": true,
-     "schema": {
-      "minimum": 1,
-      "type": "integer"
-     }
+     "$ref": "#/components/parameters/n"
     }
    ]
   },
@@ -470,43 +502,17 @@ enum OpenAPI {
       "description": "application/pdf or application/zip"
      },
      "409": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "not done"
+      "$ref": "#/components/responses/NotDone"
      }
     },
     "summary": "pdf: one searchable PDF (a zip of per-input PDFs for several inputs); other formats: a zip of per-page files"
    },
    "parameters": [
     {
-     "in": "path",
-     "name": "id",
-     "required": true,
-     "schema": {
-      "pattern": "^[0-9a-f]{32}$",
-      "type": "string"
-     }
+     "$ref": "#/components/parameters/id"
     },
     {
-     "in": "query",
-     "name": "format",
-     "schema": {
-      "enum": [
-       "json",
-       "txt",
-       "alto",
-       "page",
-       "hocr",
-       "html",
-       "pdf"
-      ],
-      "type": "string"
-     }
+     "$ref": "#/components/parameters/format"
     }
    ]
   },
@@ -514,173 +520,54 @@ enum OpenAPI {
    "post": {
     "parameters": [
      {
-      "in": "query",
-      "name": "mode",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/mode"
      },
      {
-      "in": "query",
-      "name": "reading-order",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/reading_order"
      },
      {
-      "in": "query",
-      "name": "page-rotation",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/page_rotation"
      },
      {
-      "in": "query",
-      "name": "ruby",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/ruby"
      },
      {
-      "in": "query",
-      "name": "min-line-confidence",
-      "schema": {
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/min_line_confidence"
      },
      {
-      "in": "query",
-      "name": "format",
-      "schema": {
-       "enum": [
-        "json",
-        "txt",
-        "alto",
-        "page",
-        "hocr",
-        "html",
-        "pdf"
-       ],
-       "type": "string"
-      }
+      "$ref": "#/components/parameters/format"
      }
     ],
     "requestBody": {
-     "content": {
-      "application/pdf": {
-       "schema": {
-        "format": "binary",
-        "type": "string"
-       }
-      },
-      "application/zip": {
-       "schema": {
-        "format": "binary",
-        "type": "string"
-       }
-      },
-      "image/*": {
-       "schema": {
-        "format": "binary",
-        "type": "string"
-       }
-      },
-      "multipart/form-data": {
-       "schema": {
-        "properties": {
-         "file": {
-          "format": "binary",
-          "type": "string"
-         }
-        },
-        "type": "object"
-       }
-      }
-     }
+     "$ref": "#/components/requestBodies/Upload"
     },
     "responses": {
      "200": {
       "description": "the page's JSON (docs/json-schema.md) or the format asked for"
      },
      "400": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "bad option or empty body"
+      "$ref": "#/components/responses/BadRequest"
      },
      "401": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "missing or wrong token"
+      "$ref": "#/components/responses/Unauthorised"
      },
      "413": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "body over --max-upload"
+      "$ref": "#/components/responses/TooLarge"
      },
      "415": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "not an image, PDF, TIFF or zip"
+      "$ref": "#/components/responses/UnsupportedType"
      },
      "422": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "bytes that do not decode, an image bomb, a refused zip"
+      "$ref": "#/components/responses/Undecodable"
      },
      "429": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "past the per-client limit"
+      "$ref": "#/components/responses/TooManyRequests"
      },
      "503": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "queue full (Retry-After)"
+      "$ref": "#/components/responses/QueueFull"
      },
      "504": {
-      "content": {
-       "application/json": {
-        "schema": {
-         "$ref": "#/components/schemas/Error"
-        }
-       }
-      },
-      "description": "page time limit"
+      "$ref": "#/components/responses/PageTimeout"
      }
     },
     "summary": "read one page"

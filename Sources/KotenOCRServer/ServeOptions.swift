@@ -16,7 +16,7 @@ package struct ServeOptions: Sendable {
     package var queue = 64
     /// Most OCR requests (POST /v1/ocr, POST /v1/jobs) one client address may make per minute (`--client-rate`).
     package var clientRate = 600
-    /// Longest a page of `POST /v1/ocr` may take, seconds (`--page-timeout`).
+    /// Longest a page may take, seconds (`--page-timeout`).
     package var pageTimeout = 120.0
     package var tokenFile: String?
     package var corsOrigin: String?
@@ -109,7 +109,8 @@ package struct ServeOptions: Sendable {
           --queue N            most requests waiting for the engine (one-page requests and unfinished jobs;
                                default 64): past it 503 with Retry-After
           --client-rate N      most OCR requests per client address per minute (default 600): past it 429
-          --page-timeout S     longest a page of POST /v1/ocr may take, seconds (default 120)
+          --page-timeout S     longest a page may take, seconds (default 120): past it the page is stopped
+                               and fails (a job goes on with its next page)
           --max-pixels N       refuse images with more pixels (default 200000000)
           --token-file FILE    require `Authorization: Bearer <token>` (the file's first line) on every request
           --cors-origin ORIGIN allow this browser origin (default: no CORS headers)

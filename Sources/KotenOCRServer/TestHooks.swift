@@ -1,11 +1,19 @@
 import Foundation
 
-/// When the page being read started.
+/// The page a job's batch is reading (its `PageTask.key`) and when it started; the page the watchdog stopped.
 final class StartClock: @unchecked Sendable {
     private let lock = NSLock()
-    private var start = Date()
-    func reset() { lock.withLock { start = Date() } }
-    var seconds: Double { lock.withLock { Date().timeIntervalSince(start) } }
+    private var started = Date()
+    private var key: String?
+    private var stopped: String?
+    func start(_ key: String) { lock.withLock { started = Date(); self.key = key } }
+    func stop() { lock.withLock { key = nil } }
+    var current: String? { lock.withLock { key } }
+    var seconds: Double { lock.withLock { Date().timeIntervalSince(started) } }
+    var timedOut: String? {
+        get { lock.withLock { stopped } }
+        set { lock.withLock { stopped = newValue } }
+    }
 }
 
 /// The server's test hook (docs/serve.md, "Test hooks"): `KOTEN_OCR_TEST_SERVE_HOLD_AFTER_PAGES=N` stops the job

@@ -172,6 +172,7 @@ struct Arguments {
            koten-ocr [options] -                      (one image read from standard input, results to stdout)
            koten-ocr diagnostics [show ID] [--json]   (see koten-ocr diagnostics --help)
            koten-ocr models [list | verify DIR | install --mode MODE SOURCE]   (see koten-ocr models --help)
+           koten-ocr serve [options]                  (the web app and HTTP API; see koten-ocr serve --help)
 
     OCR for Japanese classical books and modern print. Reads each page and writes its text to standard
     output, or with --output writes <stem>.txt and <stem>.json (and <stem>.xml in the ndl and koten modes)

@@ -27,21 +27,7 @@ enum CLI {
             return 0
         }
         let mode = arguments.mode ?? DefaultMode.choose(models: arguments.models, quiet: arguments.quiet)
-        let models: ModelDirectory
-        if let path = arguments.models {
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
-                stderrLine("koten-ocr: --models \(path): no such folder")
-                return 2
-            }
-            models = ModelDirectory(root: URL(fileURLWithPath: path))
-        } else if let found = ModelDirectory.locate(mode.descriptor) {
-            models = found
-        } else {
-            stderrLine("koten-ocr: no models for mode \(mode) found in "
-                       + ModelDirectory.searchPath().map(\.path).joined(separator: ", ") + " (use --models DIR)")
-            return 2
-        }
+        guard let models = modelDirectory(arguments.models, for: mode) else { return 2 }
         do {
             _ = try models.files(for: mode.descriptor)  // before anything starts: the engine finds the same files
         } catch {
@@ -84,6 +70,23 @@ enum CLI {
         }
         await DiagnosticsCommand.end(diagnostics, file: arguments.diagnosticsFile)
         return status
+    }
+
+    /// The model folder: `--models PATH` (which must be a folder), or the first of the search path holding `mode`'s
+    /// files. Nil after one line on standard error saying why.
+    static func modelDirectory(_ path: String?, for mode: OCRMode) -> ModelDirectory? {
+        if let path {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
+                stderrLine("koten-ocr: --models \(path): no such folder")
+                return nil
+            }
+            return ModelDirectory(root: URL(fileURLWithPath: path))
+        }
+        if let found = ModelDirectory.locate(mode.descriptor) { return found }
+        stderrLine("koten-ocr: no models for mode \(mode) found in "
+                   + ModelDirectory.searchPath().map(\.path).joined(separator: ", ") + " (use --models DIR)")
+        return nil
     }
 
     /// Plans the batch (inputs, pages, names, shard, resume) and reads it. Returns the exit status.

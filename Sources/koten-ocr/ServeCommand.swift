@@ -26,16 +26,7 @@ enum ServeCommand {
             token = line
         }
         let mode = options.mode ?? DefaultMode.choose(models: options.models, quiet: true)
-        let models: ModelDirectory
-        if let path = options.models {
-            models = ModelDirectory(root: URL(fileURLWithPath: path))
-        } else if let found = ModelDirectory.locate(mode.descriptor) {
-            models = found
-        } else {
-            stderrLine("koten-ocr: no models for mode \(mode) found in "
-                       + ModelDirectory.searchPath().map(\.path).joined(separator: ", ") + " (use --models DIR)")
-            return 2
-        }
+        guard let models = CLI.modelDirectory(options.models, for: mode) else { return 2 }
         var config = OCRConfiguration(mode: mode, models: models, memoryBudgetBytes: options.memoryBudget,
                                       maxPixels: options.maxPixels, tuneAllocator: true)
         config.watchMemoryPressure = true

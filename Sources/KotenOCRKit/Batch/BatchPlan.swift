@@ -3,7 +3,7 @@ import Foundation
 /// What a batch run will do, decided before any page is read.
 public struct BatchPlan: Sendable {
     /// Pages this run reads, in input order (this shard's only), with nothing in the way of their results.
-    public let tasks: [PageTask]
+    public private(set) var tasks: [PageTask]
     /// Pages skipped because the manifest records them as done and their results are intact (`--resume`).
     public let alreadyDone: Int
     /// This shard's inputs that cannot be read at all (missing, not an image, a `--pages` past the end, ...).
@@ -23,6 +23,15 @@ public struct BatchPlan: Sendable {
     /// The output folder's lock (`OutputLock`), held while this plan exists: one writer per output folder (or
     /// per shard).
     package var lock: OutputLock? = nil
+
+    /// This plan without the pages whose `PageTask.key` is in `keys` (`koten-ocr serve` leaves out a job's page
+    /// that ran past its time limit when it reads the job on: docs/serve.md, "Jobs"). The input of such a page
+    /// gets no per-input document (its pages are not all read).
+    package func skipping(_ keys: Set<String>) -> BatchPlan {
+        var plan = self
+        plan.tasks = tasks.filter { !keys.contains($0.key) }
+        return plan
+    }
 
     /// Plans a batch over `paths` (files and directories) and `listed` (the lines of input lists, whose relative
     /// file paths keep their folders, see `InputCollector.collect`): expands directories, reads each
