@@ -12,8 +12,8 @@ runs that many client threads, koten-ocr's and rapidocr_api's turns alternating 
 machine's load of the same minutes. Each client posts the page(s) in turn, one new connection per request, until
 the level's --seconds are up or the level has sent --max-requests. A request still unanswered --drain seconds after
 that is given up (its connection closed; counted as unfinished). A 503 or 429 is waited out as its Retry-After
-says (at most 5 s, never past the level's end). Before each level the server is let go idle (under 10 % of a CPU
-for a second, at most --settle s). A server whose process tree's resident memory passes --rss-cap is killed
+says (at most 5 s, never past the level's end), a lost request for 1 s. Before each level the server is let go idle (under 10 % of a CPU
+for a second; still busy after --settle s, it is started again). A server whose process tree's resident memory passes --rss-cap is killed
 (reported; its requests under way count as lost) and started again for the next level. Bounded: each level lasts
 at most seconds + drain.
 
@@ -293,6 +293,8 @@ def run_level(server, pages, clients, seconds, drain, max_requests, sampler):
                     level.waited.append(latency)
                 elif kind not in level.first_error:
                     level.first_error[kind] = detail
+            if kind == "lost":
+                retry = "1"                           # no hot loop on a refused or reset connection
             if retry is not None:
                 try:
                     wait = min(float(retry), 5.0)
@@ -330,14 +332,14 @@ def latency_text(level, p):
 
 def settle(server, most):
     """Waits until the server's process tree uses under 10 % of a CPU over a second (work it still does for
-    requests given up), at most `most` seconds; returns the seconds waited."""
+    requests given up), at most `most` seconds; returns (seconds waited, whether it went idle)."""
     t0 = time.monotonic()
     while time.monotonic() - t0 < most and server.proc.poll() is None:
         before = cpu_seconds(process_tree(server.proc.pid))
         time.sleep(1.0)
         if cpu_seconds(process_tree(server.proc.pid)) - before < 0.1:
-            break
-    return time.monotonic() - t0
+            return time.monotonic() - t0, True
+    return time.monotonic() - t0, False
 
 
 # ---- koten-ocr's own account ------------------------------------------------------------------------------------
@@ -420,8 +422,9 @@ def main():
     ap.add_argument("--max-requests", type=int, default=20000, help="per server and level (default %(default)s)")
     ap.add_argument("--drain", type=float, default=60,
                     help="seconds after a level's end that requests under way are waited for (default %(default)s)")
-    ap.add_argument("--settle", type=float, default=300,
-                    help="most seconds to wait for an idle server before the next level (default %(default)s)")
+    ap.add_argument("--settle", type=float, default=60,
+                    help="most seconds to wait for an idle server before the next level; still busy then, it is "
+                         "started again (default %(default)s)")
     ap.add_argument("--timeout", type=float, default=300, help="seconds the warm-up page may take")
     ap.add_argument("--rss-cap", type=size_bytes, default=size_bytes("6GB"),
                     help="a server whose tree's resident memory passes this is killed (default 6GB)")
@@ -496,10 +499,14 @@ def main():
             bring_up(server)
         for clients in levels:
             for server in servers:
-                if server.proc.poll() is not None:        # killed at the cap or exited in the last level
+                settled, idle = settle(server, args.settle)
+                if not idle and server.proc.poll() is None:   # still busy with requests given up: start afresh
+                    print(f"serve_load: {server.name} still busy {settled:.0f} s after its last level: restarted",
+                          flush=True)
+                    server.stop()
+                if server.proc.poll() is not None:        # killed at the cap, exited, or still busy
                     server.starts += 1
                     bring_up(server)
-                settled = settle(server, args.settle)
                 load = loadavg()
                 level = run_level(server, pages[server.name], clients, args.seconds, args.drain, args.max_requests,
                                   server.samplers[-1])
