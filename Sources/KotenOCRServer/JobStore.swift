@@ -20,6 +20,8 @@ final class JobStore: @unchecked Sendable {
         var state: State
         var pageStates: [String]
         var errors: [Int: String] = [:]
+        /// Failures of pages already read: a format of a page, the input's PDF (`failures` in the status).
+        var failures: [String] = []
         var lines: [Int: Int] = [:]
         var watchers: [AsyncStream<Data>.Continuation] = []
         var task: Task<Void, Never>?
@@ -73,6 +75,7 @@ final class JobStore: @unchecked Sendable {
             if let failed = try? Data(contentsOf: folder.appendingPathComponent("failed.json")),
                let errors = try? JSONDecoder().decode([String: String].self, from: failed) {
                 for (key, value) in errors { if let n = Int(key) { job.errors[n] = value } }
+                job.failures = errors.filter { $0.key.hasPrefix(Self.failureKey) }.sorted { $0.key < $1.key }.map(\.value)
             }
             for page in record.pages {
                 if let error = job.errors[page.n], done {
@@ -149,10 +152,12 @@ final class JobStore: @unchecked Sendable {
                 if let lines = job.lines[page.n] { entry["lines"] = lines }
                 return entry
             }
-            return ["id": job.record.id, "state": job.state.rawValue,
+            var status: [String: Any] = ["id": job.record.id, "state": job.state.rawValue,
                     "progress": ["done": done, "failed": failed, "total": job.record.pages.count],
                     "links": ["self": "/v1/jobs/\(job.record.id)", "events": "/v1/jobs/\(job.record.id)/events"],
                     "pages": pages]
+            if !job.failures.isEmpty { status["failures"] = job.failures }
+            return status
         }
     }
 
@@ -338,8 +343,10 @@ final class JobStore: @unchecked Sendable {
             let clock = StartClock()
             let runner = BatchRunner(engine: engine, options: options)
             let batch = Task { [self, numbers] in
-                _ = try? await runner.run(plan) { [self] event in
-                    handle(event, job: job, numbers: numbers, clock: clock)
+                _ = try? await BatchRunner.$failingFormat.withValue(TestHooks.failingFormat) {
+                    try await runner.run(plan) { [self] event in
+                        handle(event, job: job, numbers: numbers, clock: clock)
+                    }
                 }
             }
             let limit = pageTimeout
@@ -367,6 +374,7 @@ final class JobStore: @unchecked Sendable {
     }
 
     static let timeLimitReason = "page time limit reached"
+    private static let failureKey = "failure-"
 
     /// One event of the job's batch: the page's state, line count and error, published to its watchers.
     private func handle(_ event: BatchEvent, job: Job, numbers: [String: Int], clock: StartClock) {
@@ -397,14 +405,20 @@ final class JobStore: @unchecked Sendable {
         }
     }
 
-    /// Page `n` failed: its state and reason, kept in `failed.json` (written atomically), published.
+    /// Page `n` failed: its state and reason, kept in `failed.json` (written atomically), published. A failure
+    /// after the page was read (one of its formats, its input's PDF) leaves the page done and is one of the job's
+    /// `failures` (kept under `failure-<k>` keys).
     private func recordFailure(_ job: Job, n: Int, reason: String) {
         let errors = lock.withLock { () -> [String: String] in
             if job.pageStates[n - 1] != "done" {
                 job.pageStates[n - 1] = "failed"
                 job.errors[n] = reason
+            } else if !job.failures.contains(reason) {
+                job.failures.append(reason)
             }
-            return Dictionary(uniqueKeysWithValues: job.errors.map { (String($0.key), $0.value) })
+            var kept = Dictionary(uniqueKeysWithValues: job.errors.map { (String($0.key), $0.value) })
+            for (k, failure) in job.failures.enumerated() { kept["\(Self.failureKey)\(String(format: "%04d", k))"] = failure }
+            return kept
         }
         if let data = try? JSONEncoder().encode(errors) { try? AtomicFile.write(data, to: job.folder.appendingPathComponent("failed.json")) }
         publish(job)

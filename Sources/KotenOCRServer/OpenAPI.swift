@@ -229,6 +229,13 @@ enum OpenAPI {
    },
    "Job": {
     "properties": {
+     "failures": {
+      "description": "failures after a page was read: one of its formats, or its input's PDF (the page stays done)",
+      "items": {
+       "type": "string"
+      },
+      "type": "array"
+     },
      "id": {
       "type": "string"
      },

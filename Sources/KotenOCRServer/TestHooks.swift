@@ -1,4 +1,5 @@
 import Foundation
+import KotenOCRKit
 
 /// The page a job's batch is reading (its `PageTask.key`) and when it started; the page the watchdog stopped.
 final class StartClock: @unchecked Sendable {
@@ -16,10 +17,13 @@ final class StartClock: @unchecked Sendable {
     }
 }
 
-/// The server's test hook (docs/serve.md, "Test hooks"): `KOTEN_OCR_TEST_SERVE_HOLD_AFTER_PAGES=N` stops the job
-/// worker for good once N pages have been read by this process, so a test can `kill -9` it at a known point.
+/// The server's test hooks (docs/serve.md, "Test hooks"): `KOTEN_OCR_TEST_SERVE_HOLD_AFTER_PAGES=N` stops the job
+/// worker for good once N pages have been read by this process, so a test can `kill -9` it at a known point;
+/// `KOTEN_OCR_TEST_FAIL_FORMAT=FORMAT` makes that format fail on every page of a job, as for the CLI.
 enum TestHooks {
     static let holdAfterPages: Int? = ProcessInfo.processInfo.environment["KOTEN_OCR_TEST_SERVE_HOLD_AFTER_PAGES"].flatMap { Int($0) }
+    static let failingFormat: ResultFormat? = ProcessInfo.processInfo.environment["KOTEN_OCR_TEST_FAIL_FORMAT"]
+        .flatMap(ResultFormat.init(rawValue:))
     private static let lock = NSLock()
     nonisolated(unsafe) private static var pages = 0
 

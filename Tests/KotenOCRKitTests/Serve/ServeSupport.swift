@@ -24,7 +24,10 @@ final class ServeProcess: @unchecked Sendable {
         process.environment = env
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        // Its standard error beside the work directory (`serve-<id>.log`), for a failing test to be read.
+        let log = work.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = (try? FileHandle(forWritingTo: log)) ?? FileHandle.nullDevice
         process.standardInput = stdin
         try process.run()
         // The one line it prints: `koten-ocr: serving on http://127.0.0.1:PORT/ ...` (or nothing when it fails).

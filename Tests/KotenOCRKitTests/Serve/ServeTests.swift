@@ -204,6 +204,26 @@ struct ServeTests {
         server.kill9()
     }
 
+    @Test("a format failing on every page: the pages stay done, the job's failures name it and the PDF it took with it")
+    func formatFailure() throws {
+        let dir = try TestPaths.temporaryDirectory("serve-format-failure")
+        let server = try ServeProcess(work: dir.appendingPathComponent("work"), ["--page-timeout", "3600"],
+                                      environment: ["KOTEN_OCR_TEST_FAIL_FORMAT": "pdf"])
+        let posted = try curl(server.base + "/v1/jobs", ["-F", "file=@\(try ServeFixtures.lines(2, in: dir).path)"])
+        let id = try #require(posted.json["id"] as? String, "\(posted.text)")
+        let job = try waitForJob(server, id)
+        #expect((job["progress"] as? [String: Any])?["done"] as? Int == 2, "\(job)")
+        let failures = (job["failures"] as? [String]) ?? []
+        #expect(failures.contains { $0.contains("format pdf") }, "\(job)")
+        #expect(failures.contains { $0.contains(".pdf not written") }, "\(job)")
+        #expect(try curl("\(server.base)/v1/jobs/\(id)/pages/2?format=txt").status == 200)
+        server.kill9()
+        // After a restart the failures are still the job's.
+        let again = try ServeProcess(work: dir.appendingPathComponent("work"))
+        #expect((try curl("\(again.base)/v1/jobs/\(id)").json["failures"] as? [String]) == failures)
+        again.kill9()
+    }
+
     @Test("listening beyond loopback needs --token-file")
     func nonLoopbackNeedsToken() throws {
         let result = try runProcess(TestPaths.cli, ["serve", "--host", "0.0.0.0", "--port", "0"])
@@ -215,19 +235,28 @@ struct ServeTests {
         let dir = try TestPaths.temporaryDirectory("serve-restart")
         let work = dir.appendingPathComponent("work")
         let tiff = try ServeFixtures.lines(20, in: dir)
-        let first = try ServeProcess(work: work, environment: ["KOTEN_OCR_TEST_SERVE_HOLD_AFTER_PAGES": "5"])
+        // No page time limit that a loaded machine could reach: the test depends on no timing.
+        let unlimited = ["--page-timeout", "3600"]
+        let first = try ServeProcess(work: work, unlimited, environment: ["KOTEN_OCR_TEST_SERVE_HOLD_AFTER_PAGES": "5"])
         let posted = try curl(first.base + "/v1/jobs", ["-F", "file=@\(tiff.path)"])
         let id = try #require(posted.json["id"] as? String, "\(posted.text)")
         let held = try waitForJob(first, id) { ($0["progress"] as? [String: Any])?["done"] as? Int == 5 }
         #expect(held["state"] as? String == "running")
         first.kill9()
-        let second = try ServeProcess(work: work)
+        let second = try ServeProcess(work: work, unlimited)
         let resumed = try waitForJob(second, id)
         #expect((resumed["progress"] as? [String: Any])?["done"] as? Int == 20, "\(resumed)")
         let again = try curl(second.base + "/v1/jobs", ["-F", "file=@\(tiff.path)"])
         let otherID = try #require(again.json["id"] as? String)
-        _ = try waitForJob(second, otherID)
+        let other = try waitForJob(second, otherID)
+        for job in [resumed, other] {
+            #expect((job["progress"] as? [String: Any])?["done"] as? Int == 20 && job["failures"] == nil, "\(job)")
+        }
         let a = work.appendingPathComponent("jobs/\(id)"), b = work.appendingPathComponent("jobs/\(otherID)")
+        for folder in [a, b] where !FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/0001.pdf").path) {
+            let manifest = (try? String(contentsOf: folder.appendingPathComponent("out/.koten-ocr-manifest.jsonl"), encoding: .utf8)) ?? ""
+            Issue.record("\(folder.lastPathComponent) has no 0001.pdf; resumed \(resumed); other \(other); manifest:\n\(manifest)")
+        }
         let files = try FileManager.default.contentsOfDirectory(atPath: a.appendingPathComponent("out").path)
             .filter { !$0.hasPrefix(".") }.sorted()  // not the manifest, nor the PDF's page files (JSON in any key order)
         #expect(files.filter { $0.hasSuffix(".json") }.count == 20)
