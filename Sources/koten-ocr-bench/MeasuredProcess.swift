@@ -15,6 +15,10 @@ struct MeasuredProcess {
     var system: Double
     var peakBytes: Int
     var status: Int32
+    /// The child's model-run report (`KOTEN_OCR_REPORT_MODEL_RUNS=1`; `ModelRunTimes.report`), if it wrote one:
+    /// seconds inside each model's runs, and the wall time with at least one run in flight.
+    var modelRuns: [String: Double] = [:]
+    var busy: Double?
 
     var cpu: Double { user + system }
 
@@ -53,7 +57,18 @@ struct MeasuredProcess {
         #else
         let peak = Int(usage.ru_maxrss)
         #endif
-        return MeasuredProcess(wall: wall, user: seconds(usage.ru_utime), system: seconds(usage.ru_stime), peakBytes: peak, status: code)
+        var measured = MeasuredProcess(wall: wall, user: seconds(usage.ru_utime), system: seconds(usage.ru_stime), peakBytes: peak, status: code)
+        measured.readReport((try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+        return measured
+    }
+
+    /// Reads the `koten-ocr-runs:` lines of a child's standard error.
+    private mutating func readReport(_ text: String) {
+        for line in text.split(separator: "\n") where line.hasPrefix("koten-ocr-runs: ") {
+            let parts = line.split(separator: " ").map(String.init)
+            if parts.count == 5, parts[1] == "model", let s = Double(parts[3]) { modelRuns[parts[2]] = s }
+            if parts.count == 3, parts[1] == "busy", let s = Double(parts[2]) { busy = s }
+        }
     }
 }
 

@@ -136,16 +136,30 @@ def ctc_greedy(probs, keys):
     return "".join(text), (sum(confidences) / len(confidences) if confidences else 0.0)
 
 
+RUN_SECONDS = {}  # model file name -> [seconds inside session.run, runs]
+
+
+def timed_run(session, name, x):
+    """session.run with its time summed under `name` (the benchmark's attribution, koten-ocr's report format)."""
+    start = time.perf_counter()
+    try:
+        return session.run(None, {session.get_inputs()[0].name: x})
+    finally:
+        entry = RUN_SECONDS.setdefault(name, [0.0, 0])
+        entry[0] += time.perf_counter() - start
+        entry[1] += 1
+
+
 def read_page(page, det, rec, keys, max_side):
     h, w = page.shape[:2]
     x, sx, sy = detector_input(page, max_side)
-    prob = det.run(None, {det.get_inputs()[0].name: x})[0][0, 0]
+    prob = timed_run(det, "det", x)[0][0, 0]
     lines = []
     for box, _ in text_boxes(prob, sx, sy, w, h):
         crop = crop_line(page, box)
         if crop is None:
             continue
-        probs = rec.run(None, {rec.get_inputs()[0].name: recogniser_input(crop)})[0][0]
+        probs = timed_run(rec, "rec", recogniser_input(crop))[0][0]
         text, score = ctc_greedy(probs, keys)
         lines.append({"text": text, "score": round(score, 4), "box": peer_common.box_list(box)})
     lines.sort(key=lambda line: (min(p[1] for p in line["box"]), min(p[0] for p in line["box"])))
@@ -180,6 +194,10 @@ def main():
             continue
         lines = read_page(page, det, rec, keys, args.det_max_side)
         peer_common.emit({"image": path, "lines": lines, "seconds": round(time.perf_counter() - start, 3)})
+    if os.environ.get("KOTEN_OCR_REPORT_MODEL_RUNS") == "1":  # runs one at a time: busy is their sum
+        for name, (seconds, runs) in sorted(RUN_SECONDS.items()):
+            print(f"koten-ocr-runs: model {os.path.basename(paths[name])} {seconds:.4f} {runs}", file=sys.stderr)
+        print(f"koten-ocr-runs: busy {sum(v[0] for v in RUN_SECONDS.values()):.4f}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ final class ServeProcess: @unchecked Sendable {
         process.standardOutput = out
         // Its standard error beside the work directory (`serve-<id>.log`), for a failing test to be read.
         let log = work.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = (try? FileHandle(forWritingTo: log)) ?? FileHandle.nullDevice
         process.standardInput = stdin
         try process.run()

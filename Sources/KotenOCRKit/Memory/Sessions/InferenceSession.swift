@@ -14,6 +14,8 @@ final class InferenceSession: @unchecked Sendable {
     /// Outputs in the model's declared order.
     let outputs: [TensorInfo]
     private let memoryInfo: OpaquePointer
+    /// The model's file name, under which its runs are timed (`ModelRunTimes`).
+    private let model: String
 
     /// Loads `url` (an .onnx file). Throws `InferenceError.ortFailure` with ORT's message (missing file,
     /// invalid model, unsupported opset, ...).
@@ -39,6 +41,7 @@ final class InferenceSession: @unchecked Sendable {
             throw error
         }
         handle = session
+        model = url.lastPathComponent
     }
 
     deinit {
@@ -136,8 +139,11 @@ final class InferenceSession: @unchecked Sendable {
             defer { (inNames + outNames).forEach { free($0) } }
             var inNamePtrs = inNames.map { UnsafePointer($0) }
             var outNamePtrs = outNames.map { UnsafePointer($0) }
-            try ORT.check(try ORT.fn(api.Run, "Run")(handle, runOptions, &inNamePtrs, inputValues, inputValues.count,
-                                                     &outNamePtrs, names.count, &outValues), "Run")
+            let run = try ORT.fn(api.Run, "Run")
+            let start = ModelRunTimes.begin()
+            let status = run(handle, runOptions, &inNamePtrs, inputValues, inputValues.count, &outNamePtrs, names.count, &outValues)
+            ModelRunTimes.end(model, start: start)
+            try ORT.check(status, "Run")
             var views: [String: TensorView] = [:]
             for (name, value) in zip(names, outValues) {
                 guard let value else { throw InferenceError.unknownName(name) }
