@@ -55,7 +55,7 @@ let package = Package(
         .systemLibrary(name: "CLibZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .target(
             name: "KotenOCRServer",
-            dependencies: ["KotenOCRKit", "CMicroHTTPDShim", "CLibZip"],
+            dependencies: ["KotenOCRKit", "KotenOCRIIIF", "CMicroHTTPDShim", "CLibZip"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import KotenOCRIIIF
 import KotenOCRKit
 
 /// Jobs (docs/serve.md, "Jobs"): each in `<work>/jobs/<32 hex>/` — `job.json` (its inputs and pages, written
@@ -6,11 +7,15 @@ import KotenOCRKit
 /// written by `BatchRunner` through `PageCommit`), `failed.json`, `done`. One worker reads one job at a time through
 /// the batch machinery with `resume`, so a job cut off by a kill continues at start-up where its manifest says,
 /// and its files are those an uninterrupted run writes. The batch reads a job's inputs from one stable folder
-/// (`<work>/run/`, hard links), so results name the same paths whichever job they belong to.
+/// (`<work>/run/`, hard links), so results name the same paths whichever job they belong to. A job of a IIIF
+/// manifest (`manifest=URL`) keeps the manifest as read in `in/manifest.json`; its pages are the canvases, each
+/// image fetched just before it is read (`IIIFBook.batchInputs`), its results below `out/<book>/`.
 final class JobStore: @unchecked Sendable {
     struct Input: Codable { let file: String; let name: String; let pageCount: Int }
-    struct Page: Codable { let n: Int; let input: Int; let page: Int; let name: String }
-    struct Record: Codable { let id: String; let ruby: String; let inputs: [Input]; let pages: [Page] }
+    /// `file`: a canvas's results' path in `out/` (`<book>/<index>_<label>.jpg`, as `IIIFBook.batchInputs` names it).
+    struct Page: Codable { let n: Int; let input: Int; let page: Int; let name: String; var file: String? = nil }
+    /// `manifest`: the IIIF manifest's URL, for a job of one.
+    struct Record: Codable { let id: String; let ruby: String; let inputs: [Input]; let pages: [Page]; var manifest: String? = nil }
 
     enum State: String { case queued, running, done, cancelled }
 
@@ -125,6 +130,10 @@ final class JobStore: @unchecked Sendable {
     private func task(_ job: Job, _ n: Int) -> PageTask? {
         guard n >= 1, n <= job.record.pages.count else { return nil }
         let page = job.record.pages[n - 1]
+        if let file = page.file {  // a canvas: one page, named as the batch's remote input names it
+            return PageTask(input: BatchInput(path: job.folder.appendingPathComponent("out").appendingPathComponent(file).path,
+                                              relativePath: file), page: 0, pageCount: 1)
+        }
         let input = job.record.inputs[page.input]
         let path = runFolder.appendingPathComponent(input.file).path
         return PageTask(input: BatchInput(path: path, relativePath: input.file), page: page.page, pageCount: input.pageCount)
@@ -186,6 +195,7 @@ final class JobStore: @unchecked Sendable {
         let options: OCRService.RequestOptions, uploads: [HTTPUpload]
         do {
             options = try service.requestOptions(request.parameters, allowFormat: false)
+            if let manifest = request.parameters["manifest"] { return await submit(manifest: manifest, options: options, service: service) }
             uploads = try service.uploads(request)
         } catch {
             return error.response
@@ -266,11 +276,62 @@ final class JobStore: @unchecked Sendable {
             return refuse(error.response)
         }
         guard !pages.isEmpty else { return refuse(.error(422, "no_pages", "the upload holds no page")) }
+        return accept(Record(id: id, ruby: options.ruby.rawValue, inputs: inputs, pages: pages), folder: folder)
+    }
+
+    /// A job of the IIIF manifest at `manifest` (an http(s) URL): the manifest read now (422 when it cannot be,
+    /// 413 past `--max-pages` canvases) and kept in the job's `in/manifest.json`; each canvas a page.
+    private func submit(manifest: String, options: OCRService.RequestOptions, service: OCRService) async -> HTTPResponse {
+        let lower = manifest.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
+            return .error(400, "bad_option", "manifest must be the http(s) URL of a IIIF manifest")
+        }
+        let book: IIIFBook
+        do { book = try await IIIFBook.load(manifest) } catch {
+            metrics.refused("manifest")
+            return .error(422, "bad_manifest", ErrorText.line(error))
+        }
+        guard !book.canvases.isEmpty else { return .error(422, "no_pages", "\(manifest): the manifest has no canvas") }
+        guard book.canvases.count <= service.options.maxPages else {
+            return .error(413, "too_many_pages", "the manifest has \(book.canvases.count) canvases, more than \(service.options.maxPages) (--max-pages)")
+        }
+        let id = RandomID.make()
+        let folder = jobsFolder.appendingPathComponent(id)
+        do {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("in"), withIntermediateDirectories: true)
+            try AtomicFile.write(book.data, to: folder.appendingPathComponent("in").appendingPathComponent(Self.manifestFile))
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            return .error(500, "internal", "cannot store the job's manifest")
+        }
+        let names = Self.canvasInputs(book, out: folder.appendingPathComponent("out"), scratch: runFolder).map(\.relativePath)
+        let pages = zip(book.canvases, names).enumerated().map { i, entry in
+            Page(n: i + 1, input: 0, page: i, name: "canvas \(entry.0.index)" + (entry.0.label.map { " (\($0))" } ?? ""), file: entry.1)
+        }
+        let input = Input(file: Self.manifestFile, name: String(manifest.prefix(400)), pageCount: pages.count)
+        return accept(Record(id: id, ruby: options.ruby.rawValue, inputs: [input], pages: pages, manifest: manifest), folder: folder)
+    }
+
+    /// The manifest of a IIIF job, as read when it was posted (`in/manifest.json`).
+    private static let manifestFile = "manifest.json"
+
+    /// A IIIF book's canvases as the batch's remote pages, at the default image size, their images fetched into
+    /// `out/<book>/` just before each is read.
+    private static func canvasInputs(_ book: IIIFBook, out: URL, scratch: URL) -> [BatchInput] {
+        (try? book.batchInputs(pages: nil, size: .longSide(IIIFImageSize.defaultLongSide), outputDirectory: out, scratch: scratch)) ?? []
+    }
+
+    /// Queues the job of `record` (its files in `folder`): 503 when the queue is full, else 202 with its status.
+    private func accept(_ record: Record, folder: URL) -> HTTPResponse {
+        let id = record.id
+        func refuse(_ response: HTTPResponse) -> HTTPResponse {
+            try? FileManager.default.removeItem(at: folder)
+            return response
+        }
         guard admission.reserve() else {
             metrics.refused("queue")
             return refuse(.error(503, "queue_full", "the queue is full (\(admission.capacity) waiting)", headers: [("Retry-After", "5")]))
         }
-        let record = Record(id: id, ruby: options.ruby.rawValue, inputs: inputs, pages: pages)
         do {
             let data = try JSONEncoder().encode(record)
             try AtomicFile.write(data, to: folder.appendingPathComponent("job.json"))
@@ -311,9 +372,18 @@ final class JobStore: @unchecked Sendable {
     private func read(_ job: Job) async {
         let fm = FileManager.default
         try? fm.removeItem(at: runFolder)
+        var remote: [BatchInput] = []
+        if let manifest = job.record.manifest {
+            let file = job.folder.appendingPathComponent("in").appendingPathComponent(Self.manifestFile)
+            guard let data = try? Data(contentsOf: file), let book = try? IIIFBook.parse(data, source: manifest) else {
+                fail(job, "the job's manifest cannot be read again")
+                return
+            }
+            remote = Self.canvasInputs(book, out: job.folder.appendingPathComponent("out"), scratch: runFolder)
+        }
         do {
             try fm.createDirectory(at: runFolder, withIntermediateDirectories: true)
-            for input in job.record.inputs {
+            for input in job.record.inputs where job.record.manifest == nil {
                 let source = job.folder.appendingPathComponent("in").appendingPathComponent(input.file)
                 let link = runFolder.appendingPathComponent(input.file)
                 if (try? fm.linkItem(at: source, to: link)) == nil { try fm.copyItem(at: source, to: link) }
@@ -334,8 +404,8 @@ final class JobStore: @unchecked Sendable {
         while !Task.isCancelled {
             let plan: BatchPlan
             do {
-                plan = try BatchPlan.prepare(files: job.record.inputs.map { FileSystemPath(runFolder.appendingPathComponent($0.file).path) },
-                                             options: options).skipping(skipped)
+                let files = job.record.manifest != nil ? [] : job.record.inputs.map { FileSystemPath(runFolder.appendingPathComponent($0.file).path) }
+                plan = try BatchPlan.prepare(files: files, remote: remote, options: options).skipping(skipped)
             } catch {
                 fail(job, ErrorText.line(error))
                 return
@@ -511,6 +581,11 @@ final class JobStore: @unchecked Sendable {
             return .error(404, "not_found", "page \(n) is not done")
         }
         let page = job.record.pages[n - 1]
+        if page.file != nil {  // a canvas's image is the library's: see it there
+            guard let iiif = (object["source"] as? [String: Any])?["iiif"] as? [String: Any], let image = iiif["image"] as? String,
+                  image.lowercased().hasPrefix("http") else { return .error(404, "not_found", "page \(n): the canvas names no image") }
+            return HTTPResponse(status: 303, headers: [("Location", image)], body: .data(Data()))
+        }
         let file = job.folder.appendingPathComponent("in").appendingPathComponent(job.record.inputs[page.input].file)
         do {
             let source = try engine.open(file, page: page.page)

@@ -365,6 +365,14 @@ enum OpenAPI {
      },
      {
       "$ref": "#/components/parameters/min_line_confidence"
+     },
+     {
+      "description": "the http(s) URL of a IIIF Presentation 2.1 or 3.0 manifest (also as a form field): the job reads its canvases, each image fetched just before it is read; no file then",
+      "in": "query",
+      "name": "manifest",
+      "schema": {
+       "type": "string"
+      }
      }
     ],
     "requestBody": {
@@ -403,7 +411,7 @@ enum OpenAPI {
       "$ref": "#/components/responses/QueueFull"
      }
     },
-    "summary": "a job of images, PDFs, multi-page TIFFs or zips of images"
+    "summary": "a job of images, PDFs, multi-page TIFFs or zips of images, or of a IIIF manifest's canvases"
    }
   },
   "/v1/jobs/{id}": {

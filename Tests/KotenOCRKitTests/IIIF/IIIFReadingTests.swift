@@ -151,6 +151,37 @@ struct IIIFReadingTests {
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("faults/0007_html.txt").path))
     }
 
+    @Test("koten-ocr serve: a manifest URL as a job reads each canvas as its image file; the page image is the canvas's; a bad manifest is 422")
+    func serveJob() throws {
+        let server = try IIIFServer.shared()
+        let reference = try Self.direct()
+        let dir = try TestPaths.temporaryDirectory("iiif-serve")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let serve = try ServeProcess(work: dir.appendingPathComponent("work"), ["--page-timeout", "3600"])
+        let posted = try curl(serve.base + "/v1/jobs", ["-F", "manifest=\(server.base)/v3/manifest.json"])
+        #expect(posted.status == 202, "\(posted.text)")
+        let id = try #require(posted.json["id"] as? String, "\(posted.text)")
+        let job = try waitForJob(serve, id)
+        #expect((job["progress"] as? [String: Any])?["done"] as? Int == 2 && job["failures"] == nil, "\(job)")
+        let pages = (job["pages"] as? [[String: Any]]) ?? []
+        #expect(pages.compactMap { $0["name"] as? String } == ["canvas 1 (1. yokogaki2026)", "canvas 2 (2. tategaki2026)"], "\(pages)")
+        for n in 1...2 {
+            let text = try curl("\(serve.base)/v1/jobs/\(id)/pages/\(n)?format=txt")
+            #expect(text.status == 200 && text.text == reference.texts[n - 1], "canvas \(n): \(text.text)")
+            let json = try curl("\(serve.base)/v1/jobs/\(id)/pages/\(n)")
+            let iiif = ((json.json["source"] as? [String: Any])?["iiif"] as? [String: Any]) ?? [:]
+            #expect(iiif["canvas"] as? String == "\(server.base)/v3/canvas/\(n)", "\(json.text.prefix(300))")
+            let image = try curl("\(serve.base)/v1/jobs/\(id)/pages/\(n)/image")
+            #expect(image.status == 303 && image.header("Location") == iiif["image"] as? String, "\(image.headers)")
+        }
+        #expect(try curl("\(serve.base)/v1/jobs/\(id)/result?format=pdf").status == 200)
+        let missing = try curl(serve.base + "/v1/jobs", ["-F", "manifest=\(server.base)/v3/no-such-manifest.json"])
+        #expect(missing.status == 422 && missing.json["error"] as? String == "bad_manifest", "\(missing.text)")
+        let local = try curl(serve.base + "/v1/jobs", ["-F", "manifest=/etc/passwd"])
+        #expect(local.status == 400 && local.json["error"] as? String == "bad_option", "\(local.text)")
+        serve.kill9()
+    }
+
     @Test("a folder of local images gets a generated 3.0 manifest that loads in iiif-prezi3, its annotations on its canvases")
     func generatedManifest() throws {
         let reference = try Self.direct()
