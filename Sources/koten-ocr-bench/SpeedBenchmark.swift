@@ -47,6 +47,8 @@ struct SpeedBenchmark {
     /// One engine configuration: a name and the command that reads the given input paths.
     struct Engine {
         let name: String
+        /// Set in the child's environment beside the model-run report.
+        var environment: [String: String] = [:]
         let command: (_ inputs: [String]) -> (String, [String])
     }
 
@@ -78,6 +80,10 @@ struct SpeedBenchmark {
             let size = try ImageSource(url: URL(fileURLWithPath: page.inputs[0]))
             let rapidSide = Self.rapidOCRDetectorSide(width: size.width, height: size.height)
             var engines = [kotenEngine("koten-ocr", koten)] + variants.map { kotenEngine($0.name, $0.path) }
+            // The same build with the detector's buffers unmapped on free, as before issue 28 (DetectorBuffers).
+            var uncached = kotenEngine("koten-ocr, detector buffers not kept (KOTEN_OCR_DETECTOR_CACHE_MB=0)", koten)
+            uncached.environment = ["KOTEN_OCR_DETECTOR_CACHE_MB": "0"]
+            engines.append(uncached)
             if page.name != "scaned0" { engines.append(kotenEngine("koten-ocr --memory-budget 200MB", koten, ["--memory-budget", "200MB"])) }
             if page.name != "batch" && rapidSide > 960 {
                 engines.append(kotenEngine("koten-ocr --det-max-side \(rapidSide) (RapidOCR's scale)", koten, ["--det-max-side", "\(rapidSide)"]))
@@ -116,6 +122,7 @@ struct SpeedBenchmark {
                 let (exe, args) = engines[e].command(inputs)
                 var environment = ProcessInfo.processInfo.environment
                 environment["KOTEN_OCR_REPORT_MODEL_RUNS"] = "1"
+                for (key, value) in engines[e].environment { environment[key] = value }
                 do {
                     runs[e].append(try MeasuredProcess.run(exe, args, environment: environment))
                 } catch {

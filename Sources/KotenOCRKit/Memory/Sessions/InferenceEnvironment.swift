@@ -1,3 +1,4 @@
+import CAllocator
 import CONNXRuntime
 import Foundation
 
@@ -17,7 +18,20 @@ package final class InferenceEnvironment: @unchecked Sendable {
         guard let env else { throw InferenceError.ortFailure(call: "CreateEnv", code: -1, message: "no environment") }
         handle = env
         runtimeVersion = ORT.libraryVersion
+        var info: OpaquePointer?
+        try ORT.check(try ORT.fn(api.CreateCpuMemoryInfo, "CreateCpuMemoryInfo")(OrtDeviceAllocator, OrtMemTypeDefault, &info),
+                      "CreateCpuMemoryInfo")
+        tensorCache = koten_tensor_cache_create(UnsafeRawPointer(info), 0)
+        if let tensorCache, let allocator = koten_tensor_cache_allocator(tensorCache) {
+            try ORT.check(try ORT.fn(api.RegisterAllocator, "RegisterAllocator")(env, allocator.assumingMemoryBound(to: OrtAllocator.self)),
+                          "RegisterAllocator")
+        }
     }
+
+    /// The detector's tensor allocator (`DetectorBuffers`, C `koten_tensor_cache`), registered with the
+    /// environment for the sessions that opt in (`session.use_env_allocators`: detection without the arena).
+    /// Its memory info lives as long as the process.
+    let tensorCache: OpaquePointer?
 
     private static let result = Result { try InferenceEnvironment() }
 

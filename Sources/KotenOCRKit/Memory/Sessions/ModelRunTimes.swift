@@ -57,8 +57,12 @@ package enum ModelRunTimes {
 
     /// The report `koten-ocr` writes to standard error with `KOTEN_OCR_REPORT_MODEL_RUNS=1`, one line a figure:
     /// `koten-ocr-runs: model NAME SECONDS RUNS` for each model, then `koten-ocr-runs: busy SECONDS`.
+    /// Then `koten-ocr-runs: detector-buffers MAPS REUSES`: the detector's blocks mapped and served again
+    /// (`DetectorBuffers`).
     package static func report() -> String {
-        byModel.map { "koten-ocr-runs: model \($0.name) \(String(format: "%.4f", $0.seconds)) \($0.runs)\n" }.joined()
+        let buffers = DetectorBuffers.statistics()
+        return byModel.map { "koten-ocr-runs: model \($0.name) \(String(format: "%.4f", $0.seconds)) \($0.runs)\n" }.joined()
             + "koten-ocr-runs: busy \(String(format: "%.4f", busySeconds))\n"
+            + "koten-ocr-runs: detector-buffers \(buffers.maps) \(buffers.reuses)\n"
     }
 }

@@ -77,6 +77,11 @@ package struct SessionOptions: Sendable, Hashable {
             }
             try ORT.check(try ORT.fn(api.SetSessionGraphOptimizationLevel, "SetSessionGraphOptimizationLevel")(options, level),
                           "SetSessionGraphOptimizationLevel")
+            if !cpuArena && stage == .detection {
+                // The page-sized run's tensors from the environment's allocator (`DetectorBuffers`).
+                try ORT.check(try ORT.fn(api.AddSessionConfigEntry, "AddSessionConfigEntry")(options, "session.use_env_allocators", "1"),
+                              "AddSessionConfigEntry")
+            }
             if cpuArena {
                 try ORT.check(try ORT.fn(api.EnableCpuMemArena, "EnableCpuMemArena")(options), "EnableCpuMemArena")
             } else {

@@ -46,7 +46,9 @@ package struct ModelHandle: Sendable {
                     InferenceQueue.shared.async {
                         let before = meter.residentBytes()
                         let result = Result { () throws -> (R, Int) in
-                            let run = { try session.run(inputs, outputNames: outputNames, shrinkArena: shrink, consume: consume) }
+                            let plain = { try session.run(inputs, outputNames: outputNames, shrinkArena: shrink, consume: consume) }
+                            let run = stage == .detection && !options.usesArena(for: stage)
+                                ? { try DetectorBuffers.around(tight: MemoryTightness.isTight, plain) } : plain
                             return measure ? try meter.peak(during: run) : (try run(), 0)
                         }
                         continuation.resume(returning: result.map { ($0.0, $0.1, before) })
