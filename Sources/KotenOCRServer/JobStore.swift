@@ -195,7 +195,12 @@ final class JobStore: @unchecked Sendable {
         let options: OCRService.RequestOptions, uploads: [HTTPUpload]
         do {
             options = try service.requestOptions(request.parameters, allowFormat: false)
-            if let manifest = request.parameters["manifest"] { return await submit(manifest: manifest, options: options, service: service) }
+            if let manifest = request.parameters["manifest"] {
+                guard request.uploads.isEmpty else {
+                    return .error(400, "bad_option", "a job is either files or a manifest: this request has both")
+                }
+                return await submit(manifest: manifest, options: options, service: service)
+            }
             uploads = try service.uploads(request)
         } catch {
             return error.response
@@ -565,7 +570,7 @@ final class JobStore: @unchecked Sendable {
 
     private func page(_ job: Job, _ n: Int, format text: String) -> HTTPResponse {
         guard let format = format(text) else { return .error(400, "bad_option", "format must be one of \(OCRService.formats.map(\.rawValue).joined(separator: ", "))") }
-        guard lock.withLock({ job.pageStates[n - 1] == "done" }) else { return .error(404, "not_found", "page \(n) is not done") }
+        if let refusal = notDone(job, n) { return refusal }
         if format == .pdf {
             // One page of the searchable PDF is part of its input's document: the whole job's PDF is `result`.
             return .error(400, "bad_option", "a page's PDF is part of the job's: GET /v1/jobs/{id}/result?format=pdf")
@@ -575,7 +580,8 @@ final class JobStore: @unchecked Sendable {
     }
 
     private func image(_ job: Job, _ n: Int) -> HTTPResponse {
-        guard lock.withLock({ job.pageStates[n - 1] == "done" }), let task = task(job, n),
+        if let refusal = notDone(job, n) { return refusal }
+        guard let task = task(job, n),
               let data = try? Data(contentsOf: job.folder.appendingPathComponent("out").appendingPathComponent(task.outputFile(.json))),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             return .error(404, "not_found", "page \(n) is not done")
@@ -595,6 +601,14 @@ final class JobStore: @unchecked Sendable {
         } catch {
             return .error(500, "internal", "page \(n): \(ErrorText.line(error))")
         }
+    }
+
+    /// 404 for page `n` when it is not done: "failed" with its reason, or "not done yet"; nil when it is done.
+    private func notDone(_ job: Job, _ n: Int) -> HTTPResponse? {
+        let (state, error) = lock.withLock { (job.pageStates[n - 1], job.errors[n]) }
+        if state == "done" { return nil }
+        if state == "failed" { return .error(404, "page_failed", "page \(n) failed: \(error ?? "no reason recorded")") }
+        return .error(404, "not_found", "page \(n) is not done yet (\(state))")
     }
 
     private func result(_ job: Job, format text: String) -> HTTPResponse {

@@ -5,7 +5,7 @@ import Foundation
 /// (JSON, ALTO) and for the `iiif` format's annotations (`IIIFAnnotations`). A local image written with
 /// `--format iiif` gets one too, made by `generated(base:stem:width:height:)`, so that any book read here can be
 /// opened in a viewer.
-package struct IIIFCanvasSource: Sendable, Codable, Equatable {
+package struct IIIFCanvasSource: Sendable, Codable, Hashable {
     /// The Presentation API's major version of the manifest: 2 (2.1: `sc:AnnotationList` back) or 3.
     package var presentation: Int
     /// The manifest's `id` (3.0) or `@id` (2.1).

@@ -43,7 +43,7 @@ struct IIIFReadingTests {
         let out = try TestPaths.temporaryDirectory("iiif-v3")
         defer { try? FileManager.default.removeItem(at: out) }
         let before = server.requests().count
-        let run = try runCLI(try BatchFixtures.cliArguments(["-m", "ppocr", "-q", "-o", out.path, "-f", "txt,json,alto,page,iiif",
+        let run = try runCLI(try BatchFixtures.cliArguments(["-m", "ppocr", "-q", "-o", out.path, "-f", "txt,json,alto,page,pdf,iiif",
                                                               "--iiif-base", "http://example.org/out/", server.base + "/v3/manifest.json"]))
         #expect(run.status == 0, "\(run.stderr)")
         let book = out.appendingPathComponent("v3")
@@ -67,6 +67,13 @@ struct IIIFReadingTests {
             #expect(try String(contentsOf: pageXML, encoding: .utf8).contains("name=\"IIIF rights\" value=\"http://creativecommons.org/licenses/by/4.0/\""))
             let validPage = try FormatCheckers.validate(pageXML, schema: "pagecontent-2019-07-15.xsd")
             #expect(validPage.status == 0, "\(validPage.stderr)")
+            // The PDF's document information: the manifest's label as its title, its id, attribution and rights.
+            let info = try runProcess(URL(fileURLWithPath: "/usr/bin/pdfinfo"), ["-custom", book.appendingPathComponent(stem + ".pdf").path])
+            #expect(info.status == 0, "\(info.stderr)")
+            for expected in ["Title:", "試験の本", "IIIFManifest:", "\(server.base)/v3/manifest.json", "IIIFAttribution:",
+                             "National Diet Library (CC BY 4.0)", "IIIFRights:", "http://creativecommons.org/licenses/by/4.0/"] {
+                #expect(info.stdout.contains(expected), "\(expected) not in: \(info.stdout)")
+            }
             // The fetched image is not a result: no hidden image file is left.
             #expect(!FileManager.default.fileExists(atPath: book.appendingPathComponent("." + stem + ".iiif-image").path))
         }
@@ -179,7 +186,27 @@ struct IIIFReadingTests {
         #expect(missing.status == 422 && missing.json["error"] as? String == "bad_manifest", "\(missing.text)")
         let local = try curl(serve.base + "/v1/jobs", ["-F", "manifest=/etc/passwd"])
         #expect(local.status == 400 && local.json["error"] as? String == "bad_option", "\(local.text)")
+        let both = try curl(serve.base + "/v1/jobs", ["-F", "manifest=\(server.base)/v3/manifest.json", "-F", "file=@\(TestPaths.packageRoot.appendingPathComponent("samples/scaned0.png").path)"])
+        #expect(both.status == 400 && both.json["error"] as? String == "bad_option", "\(both.text)")
         serve.kill9()
+    }
+
+    @Test("koten mode's TEI of a manifest: the header names the book (title, manifest id, attribution, rights), each surface its canvas")
+    func kotenTEI() throws {
+        let server = try IIIFServer.shared()
+        let out = try TestPaths.temporaryDirectory("iiif-tei")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try runCLI(["-m", "koten", "--models", try ModeFixtures.standIns().path, "-q", "-o", out.path, "-f", "txt,tei",
+                              server.base + "/v3/manifest.json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let tei = try ModeFixtures.xml(out.appendingPathComponent("v3/\(Self.stems[0])_tei.xml"))
+        func values(_ path: String) throws -> [String] { try tei.nodes(forXPath: path).compactMap { $0.stringValue } }
+        #expect(try values("//*[local-name()='titleStmt']/*[local-name()='title']") == ["試験の本"])
+        #expect(try values("//*[local-name()='sourceDesc']/*[local-name()='bibl']/*[local-name()='idno'][@type='IIIF manifest']")
+                == ["\(server.base)/v3/manifest.json"])
+        #expect(try values("//*[local-name()='bibl']/*[local-name()='note'][@type='attribution']") == ["Attribution: National Diet Library (CC BY 4.0)"])
+        #expect(try values("//*[local-name()='bibl']/*[local-name()='ref'][@type='rights']/@target") == ["http://creativecommons.org/licenses/by/4.0/"])
+        #expect(try values("//*[local-name()='surface']/@corresp") == ["\(server.base)/v3/canvas/1", "\(server.base)/v3/canvas/2"])
     }
 
     @Test("a folder of local images gets a generated 3.0 manifest that loads in iiif-prezi3, its annotations on its canvases")

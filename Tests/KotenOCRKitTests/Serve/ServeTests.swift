@@ -224,6 +224,27 @@ struct ServeTests {
         again.kill9()
     }
 
+    @Test("a job's page that failed: its routes answer 404 page_failed with the reason, not 'not done'")
+    func failedPage() throws {
+        let dir = try TestPaths.temporaryDirectory("serve-failed-page")
+        let server = try ServeProcess(work: dir.appendingPathComponent("work"), ["--page-timeout", "3600"])
+        let jpeg = dir.appendingPathComponent("page.jpg"), truncated = dir.appendingPathComponent("truncated.jpg")
+        try ImageWriter.save(try BatchFixtures.crop(0), to: jpeg)
+        let bytes = try Data(contentsOf: jpeg)
+        try Data(bytes.prefix(bytes.count * 2 / 3)).write(to: truncated)
+        let posted = try curl(server.base + "/v1/jobs", ["-F", "file=@\(truncated.path)"])
+        let id = try #require(posted.json["id"] as? String, "\(posted.text)")
+        let job = try waitForJob(server, id)
+        let page = ((job["pages"] as? [[String: Any]]) ?? []).first ?? [:]
+        #expect(page["state"] as? String == "failed", "\(job)")
+        for route in ["/v1/jobs/\(id)/pages/1?format=txt", "/v1/jobs/\(id)/pages/1/image"] {
+            let reply = try curl(server.base + route)
+            #expect(reply.status == 404 && reply.json["error"] as? String == "page_failed", "\(route): \(reply.text)")
+            #expect((reply.json["message"] as? String ?? "").contains(page["error"] as? String ?? "?"), "\(reply.text)")
+        }
+        server.kill9()
+    }
+
     @Test("listening beyond loopback needs --token-file")
     func nonLoopbackNeedsToken() throws {
         let result = try runProcess(TestPaths.cli, ["serve", "--host", "0.0.0.0", "--port", "0"])

@@ -14,6 +14,9 @@ package struct TEIPage: Sendable, Hashable {
     public var image: ImageInfo
     /// The page's LINEs in document order.
     public var lines: [TEILine]
+    /// The IIIF canvas the page was read from (a manifest's), if any: its `surface` names it (`corresp`), and the
+    /// header the first such page's manifest (docs/iiif.md, "Metadata").
+    package var iiif: IIIFCanvasSource?
 
     public init(image: ImageInfo, lines: [TEILine]) {
         self.image = image
@@ -50,10 +53,11 @@ package enum KotenTEI {
         var body: [PageNode] = []
         for (pn, page) in pages.enumerated() {
             let pageID = padded(pn, 4)
-            var surface = element("surface", [element("graphic", [
+            var surface = element("surface", page.iiif.map { [("corresp", $0.canvas)] } ?? [], text: nil)
+            surface.children = [element("graphic", [
                 ("url", page.image.path.replacingOccurrences(of: " ", with: "%20")),
                 ("width", "\(page.image.width)px"), ("height", "\(page.image.height)px"),
-            ])])
+            ])]
             body.append(element("pb", [("n", page.image.name), ("facs", "#\(page.image.name)")]))
             for (n, line) in page.lines.enumerated() {
                 let zoneID = "L\(pageID)_\(padded(n, 3))"
@@ -67,9 +71,10 @@ package enum KotenTEI {
             }
             surfaces.append(surface)
         }
+        let source = pages.lazy.compactMap(\.iiif).first
         let header = element("teiHeader", [element("fileDesc", [
             element("titleStmt", [
-                element("title", text: "Title"),
+                element("title", text: source?.label ?? "Title"),
                 element("respStmt", [
                     element("resp", text: "Automated Transcription"),
                     element("name", [("ref", "https://github.com/ndl-lab/ndlkotenocr-lite")], text: "NDL古典籍OCR-Liteアプリケーション"),
@@ -77,7 +82,7 @@ package enum KotenTEI {
                 element("respStmt", [element("resp", text: "Conversion to TEI encoding"), element("name", text: "Kiyonori Nagasaki")]),
             ]),
             element("publicationStmt", [element("p", text: "Publication Information")]),
-            element("sourceDesc", [element("p", text: "Information about the source")]),
+            element("sourceDesc", [source.map(Self.bibl) ?? element("p", text: "Information about the source")]),
         ])])
         // Template whitespace of an element without children survives ElementTree.indent.
         let facsimile = element("facsimile", text: surfaces.isEmpty ? "\n   " : nil, surfaces)
@@ -85,6 +90,20 @@ package enum KotenTEI {
         root[attribute: "xmlns"] = "http://www.tei-c.org/ns/1.0"
         ElementTreeIndent.indent(&root)
         return "<?xml version='1.0' encoding='utf-8'?>\n" + ElementTreeSerializer.string(root)
+    }
+
+    /// The book a IIIF manifest describes: its label, id (`idno type="IIIF manifest"`), attribution and rights.
+    private static func bibl(_ source: IIIFCanvasSource) -> PageNode {
+        var children: [PageNode] = []
+        if let label = source.label { children.append(PageNode(tag: "title", text: label)) }
+        children.append(PageNode(tag: "idno", attributes: [.init(name: "type", value: "IIIF manifest")], text: source.manifest))
+        if let attribution = source.attribution {
+            children.append(PageNode(tag: "note", attributes: [.init(name: "type", value: "attribution")], text: attribution))
+        }
+        if let rights = source.rights {
+            children.append(PageNode(tag: "ref", attributes: [.init(name: "type", value: "rights"), .init(name: "target", value: rights)], text: rights))
+        }
+        return PageNode(tag: "bibl", children: children)
     }
 
     private static func padded(_ n: Int, _ width: Int) -> String {

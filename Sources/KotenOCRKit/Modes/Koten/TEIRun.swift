@@ -13,7 +13,9 @@ struct TEIRun: RunDocument {
     /// `ResultFormatError.unsupported` for a page without one.
     mutating func add(_ page: PageResult) throws {
         guard let reference = page.reference else { throw ResultFormatError.unsupported(format: .tei, mode: page.mode) }
-        add(reference)
+        var tei = reference.teiPage
+        tei.iiif = page.source.iiif
+        pages.append(tei)
     }
 
     /// Adds a page's reference tree.

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Writes a PDF 1.7 file object by object to a sink: the catalog, then each page's objects as it is added, then
-/// the page tree, the cross-reference table and the trailer. Objects: 1 catalog, 2 page tree, 3 document
-/// information, then ten per page (page, content stream, image, the ToUnicode CMap, and for each of the
+/// the page tree, the document information, the cross-reference table and the trailer. Objects: 1 catalog, 2 page
+/// tree, 3 document information (written last: it takes the first page's `info`), then ten per page (page, content stream, image, the ToUnicode CMap, and for each of the
 /// horizontal and the vertical font its Type0 font, CIDFont and font descriptor). The fonts are not embedded: the
 /// text is never drawn (render mode 3), and readers take its Unicode from the ToUnicode CMap and its advances
 /// from `/DW` and `/DW2` (`PDFTextLayer` says how the glyphs sit).
@@ -17,8 +17,10 @@ struct PDFWriter<Sink: PDFSink> {
         self.pageCount = pageCount
         self.sink.write(Data("%PDF-1.7\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".utf8))
         object(1, "<< /Type /Catalog /Pages 2 0 R >>")
-        object(3, "<< /Producer (KotenOCR \(EngineVersion.current)) >>")
     }
+
+    /// The document information's entries beyond `Producer`: the first page's that has any (`Page.info`).
+    private var info: [String: String]?
 
     private static var objectsPerPage: Int { 10 }
     private func first(_ page: Int) -> Int { 4 + page * Self.objectsPerPage }
@@ -26,6 +28,7 @@ struct PDFWriter<Sink: PDFSink> {
     mutating func add(_ page: SearchablePDF.Page) {
         let n = first(added)
         added += 1
+        if info == nil { info = page.info }
         let (toUnicode, horizontal, vertical) = (n + 3, n + 4, n + 7)
         let size = "[0 0 \(FormatNumber.decimal(page.width)) \(FormatNumber.decimal(page.height))]"
         object(n, "<< /Type /Page /Parent 2 0 R /MediaBox \(size) /Contents \(n + 1) 0 R /Resources << "
@@ -58,6 +61,8 @@ struct PDFWriter<Sink: PDFSink> {
     mutating func finish() -> Sink {
         let kids = (0..<added).map { "\(first($0)) 0 R" }.joined(separator: " ")
         object(2, "<< /Type /Pages /Kids [\(kids)] /Count \(added) >>")
+        let entries = (info ?? [:]).sorted { $0.key < $1.key }.map { " /\($0.key) \(Self.textString($0.value))" }.joined()
+        object(3, "<< /Producer (KotenOCR \(EngineVersion.current))\(entries) >>")
         let count = first(added)
         let start = sink.offset
         var table = "xref\n0 \(count)\n0000000000 65535 f \n"
@@ -67,6 +72,11 @@ struct PDFWriter<Sink: PDFSink> {
         table += "trailer\n<< /Size \(count) /Root 1 0 R /Info 3 0 R >>\nstartxref\n\(start)\n%%EOF\n"
         sink.write(Data(table.utf8))
         return sink
+    }
+
+    /// `text` as a PDF text string: UTF-16BE with its byte-order mark, in hex (any script, no escaping).
+    static func textString(_ text: String) -> String {
+        "<FEFF" + text.utf16.map { String(format: "%04X", $0) }.joined() + ">"
     }
 
     private mutating func object(_ number: Int, _ body: String) {

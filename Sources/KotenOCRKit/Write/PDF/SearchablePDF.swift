@@ -20,6 +20,9 @@ package enum SearchablePDF {
         let content: Data
         /// The page font's characters: CID i + 1 is `characters[i]`.
         let characters: [String]
+        /// Entries for the document information dictionary, from the page's source (a IIIF canvas's manifest:
+        /// `Title`, `IIIFManifest`, `IIIFAttribution`, `IIIFRights`); the document takes its first page's.
+        var info: [String: String]?
     }
 
     /// The resolution assumed for an image that declares none (dots per inch).
@@ -38,7 +41,18 @@ package enum SearchablePDF {
         let text = PDFTextLayer(lines: result.textLayerLines, pageHeight: height, scale: scale)
         let matrix = picture.matrix(pageWidth: width, pageHeight: height).map { FormatNumber.decimal($0) }.joined(separator: " ")
         let content = "q \(matrix) cm /Im0 Do Q\n" + text.operators
-        return Page(width: width, height: height, image: picture, content: Data(content.utf8), characters: text.characters)
+        return Page(width: width, height: height, image: picture, content: Data(content.utf8), characters: text.characters,
+                    info: result.source.iiif.map(documentInfo))
+    }
+
+    /// The document information of a page read from a IIIF canvas: the manifest's label as the title, its id,
+    /// attribution (or requiredStatement) and rights (docs/iiif.md, "Metadata").
+    static func documentInfo(_ iiif: IIIFCanvasSource) -> [String: String] {
+        var info = ["IIIFManifest": iiif.manifest]
+        if let label = iiif.label { info["Title"] = label }
+        if let attribution = iiif.attribution { info["IIIFAttribution"] = attribution }
+        if let rights = iiif.rights { info["IIIFRights"] = rights }
+        return info
     }
 
     /// A PDF of `pages` in order.
@@ -79,9 +93,10 @@ package enum SearchablePDF {
         var image: PDFImage
         var imageBytes, contentBytes: Int
         var characters: [String]
+        var info: [String: String]?
 
         init(page: Page) {
-            (width, height, characters) = (page.width, page.height, page.characters)
+            (width, height, characters, info) = (page.width, page.height, page.characters, page.info)
             var image = page.image
             imageBytes = image.data.count
             image.data = Data()
@@ -104,6 +119,6 @@ package enum SearchablePDF {
         var image = header.image
         image.data = data[headerEnd..<(headerEnd + header.imageBytes)]
         return Page(width: header.width, height: header.height, image: image,
-                    content: data[(headerEnd + header.imageBytes)...], characters: header.characters)
+                    content: data[(headerEnd + header.imageBytes)...], characters: header.characters, info: header.info)
     }
 }
