@@ -22,8 +22,9 @@ extension OrientationClassifier {
 
 extension PPOCRLineReader {
     /// Loads the classifier (when used) and the recogniser and checks them: the classifier takes float32
-    /// [N,3,80,160]; the recogniser [N,3,48,W], and one run on a blank line shows its output classes equal the
-    /// keys file's entries. Throws `ModelError.invalidFile` naming the file and what is wrong.
+    /// [N,3,80,160]; the recogniser [N,3,48,W], and its output classes (as ONNX Runtime infers the output's last
+    /// dimension, or where it cannot, from one run on a blank line) equal the keys file's entries. Throws
+    /// `ModelError.invalidFile` naming the file and what is wrong.
     public func prepare(store: ModelStore) async throws {
         if let classifier { try await classifier.prepare(store: store) }
         try await PPOCRModelCheck.check(recogniser.model, store: store, what: "PP-OCRv5's recogniser") { s, input in
@@ -31,10 +32,12 @@ extension PPOCRLineReader {
                 throw s.failure("PP-OCRv5's recogniser: input \(input), expected float32 [N,3,48,W]")
             }
         }
-        // The output's class count is only known from a run (the file carries no output shape).
+        // The file declares no output shape; ONNX Runtime's shape inference gives PP-OCRv5's [N,T,18385]. A model
+        // whose class count it cannot infer is run once on a blank line (issue 28: a run less at every start).
         let keys = recogniser.decoder.keys.count, keysPath = keysFile.path, model = recogniser.model
         let classes = try await store.withModel(model) { handle -> Int in
             guard let input = handle.inputs.first?.name, let output = handle.outputs.first?.name else { return -1 }
+            if let declared = handle.outputs.first?.shape.last, declared > 0 { return declared }
             let blank = Tensor(shape: [1, 3, 48, 320], floats: [Float](repeating: 0, count: 3 * 48 * 320))
             return try await handle.run([input: blank], outputNames: [output]) { $0[output]?.shape.last ?? -1 }
         }
