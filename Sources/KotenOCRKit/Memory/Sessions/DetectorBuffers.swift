@@ -9,7 +9,7 @@ import Foundation
 /// detection sessions allocate through the environment's allocator instead (`InferenceEnvironment.tensorCache`,
 /// C `koten_tensor_cache`): a freed block is kept, newest first, up to `limit` bytes, and the next tensor that fits
 /// it (at most a quarter smaller) gets the same pages, already resident. After the run every kept block goes back
-/// to the system, so nothing outlives the run. The bound is what the run's peak may grow by: `roomyLimit` while
+/// to the system and nothing more is kept until the next run, so nothing outlives a run. The bound is what the run's peak may grow by: `roomyLimit` while
 /// memory is not tight, none while it is (`MemoryTightness`: an explicit budget below the machine's memory, or a
 /// pressure release), where every block is unmapped on free as before.
 package enum DetectorBuffers {
@@ -21,13 +21,26 @@ package enum DetectorBuffers {
     /// (docs/diagnostics.md); nil when unset.
     static let override: Int? = ProcessInfo.processInfo.environment["KOTEN_OCR_DETECTOR_CACHE_MB"].flatMap { Int($0) }.map { max(0, $0) << 20 }
 
-    /// Runs `body` (one detection run) with the cache bounded for it, and empties the cache after it.
+    /// Runs `body` (one detection run) with the cache bounded for it. When the last run in flight ends the bound is
+    /// 0 again and every kept block goes back to the system, so blocks freed between runs (a session's weights when
+    /// the store releases it) are never kept.
     static func around<R>(tight: Bool, _ body: () throws -> R) rethrows -> R {
         guard let cache = try? InferenceEnvironment.shared().tensorCache else { return try body() }
-        koten_tensor_cache_set_limit(cache, tight ? 0 : (override ?? roomyLimit))
-        defer { _ = koten_tensor_cache_drain(cache) }
+        lock.withLock {
+            inFlight += 1
+            koten_tensor_cache_set_limit(cache, tight ? 0 : (override ?? roomyLimit))
+        }
+        defer {
+            lock.withLock {
+                inFlight -= 1
+                if inFlight == 0 { koten_tensor_cache_set_limit(cache, 0) }  // 0 returns what is kept
+            }
+        }
         return try body()
     }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var inFlight = 0
 
     /// What the cache did in this process: mappings made, requests served from kept blocks, bytes kept now.
     package static func statistics() -> (maps: UInt64, reuses: UInt64, kept: Int) {
