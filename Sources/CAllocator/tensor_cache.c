@@ -1,4 +1,4 @@
-// The detector's tensor allocator: exact-size reuse of page-sized blocks within a bound (docs/performance.md,
+// The detector's tensor allocator: reuse of freed page-sized blocks within a bound (docs/performance.md,
 // "The detector's buffers"). Written for this project; the struct's first members follow ONNX Runtime's
 // OrtAllocator (version 18 layout: version, Alloc, Free, Info, Reserve), so ORT can call it as its allocator.
 #include "CAllocator.h"
@@ -119,17 +119,10 @@ koten_tensor_cache *koten_tensor_cache_create(const void *memory_info, size_t li
 
 void *koten_tensor_cache_allocator(koten_tensor_cache *c) { return c; }
 
-void koten_tensor_cache_set_limit(koten_tensor_cache *c, size_t limit) {
-    pthread_mutex_lock(&c->lock);
-    c->limit = limit;
-    pthread_mutex_unlock(&c->lock);
-    if (limit == 0) koten_tensor_cache_drain(c);
-}
-
-size_t koten_tensor_cache_drain(koten_tensor_cache *c) {
+/* Returns every kept block to the system. */
+static void drain(koten_tensor_cache *c) {
     pthread_mutex_lock(&c->lock);
     koten_block *list = c->newest;
-    size_t bytes = c->cached;
     c->newest = c->oldest = NULL;
     c->cached = 0;
     pthread_mutex_unlock(&c->lock);
@@ -138,13 +131,18 @@ size_t koten_tensor_cache_drain(koten_tensor_cache *c) {
         munmap(list, list->bytes);
         list = next;
     }
-    return bytes;
 }
 
-void koten_tensor_cache_stats(koten_tensor_cache *c, unsigned long long *maps, unsigned long long *reuses, size_t *cached) {
+void koten_tensor_cache_set_limit(koten_tensor_cache *c, size_t limit) {
+    pthread_mutex_lock(&c->lock);
+    c->limit = limit;
+    pthread_mutex_unlock(&c->lock);
+    if (limit == 0) drain(c);
+}
+
+void koten_tensor_cache_stats(koten_tensor_cache *c, unsigned long long *maps, unsigned long long *reuses) {
     pthread_mutex_lock(&c->lock);
     *maps = c->maps;
     *reuses = c->reuses;
-    *cached = c->cached;
     pthread_mutex_unlock(&c->lock);
 }

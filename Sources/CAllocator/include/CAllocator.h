@@ -21,15 +21,14 @@ long long koten_release_library_pages(void);
 /// The detector's tensor allocator (tensor_cache.c): an allocator ONNX Runtime calls through `OrtAllocator`'s
 /// layout (version 18), handing out page-sized blocks as their own mappings and keeping freed ones, newest first,
 /// up to `limit` bytes, to hand a later request the smallest kept block that holds it and is at most a quarter
-/// larger: the same pages, already resident (no unmap, no new faults). Blocks under 128 KiB come from malloc. `memory_info` is the `OrtMemoryInfo` it reports; it must outlive it.
+/// larger: the same pages, already resident (no unmap, no new faults). Blocks under 128 KiB come from malloc.
+/// `memory_info` is the `OrtMemoryInfo` it reports; it must outlive the cache.
 typedef struct koten_tensor_cache koten_tensor_cache;
 koten_tensor_cache *koten_tensor_cache_create(const void *memory_info, size_t limit);
 /// The cache as an `OrtAllocator *` (for `RegisterAllocator`).
 void *koten_tensor_cache_allocator(koten_tensor_cache *cache);
 /// A new bound (0: keep nothing, and return what is kept).
 void koten_tensor_cache_set_limit(koten_tensor_cache *cache, size_t limit);
-/// Returns every kept block to the system; the bytes returned.
-size_t koten_tensor_cache_drain(koten_tensor_cache *cache);
-/// Mappings made, requests served from the kept blocks, bytes kept now.
-void koten_tensor_cache_stats(koten_tensor_cache *cache, unsigned long long *maps, unsigned long long *reuses, size_t *cached);
+/// Mappings made, and requests served from the kept blocks.
+void koten_tensor_cache_stats(koten_tensor_cache *cache, unsigned long long *maps, unsigned long long *reuses);
 #endif

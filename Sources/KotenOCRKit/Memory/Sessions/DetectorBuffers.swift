@@ -9,8 +9,8 @@ import Foundation
 /// detection sessions allocate through the environment's allocator instead (`InferenceEnvironment.tensorCache`,
 /// C `koten_tensor_cache`): a freed block is kept, newest first, up to `limit` bytes, and the next tensor that fits
 /// it (at most a quarter smaller) gets the same pages, already resident. After the run every kept block goes back
-/// to the system and nothing more is kept until the next run, so nothing outlives a run. The bound is what the run's peak may grow by: `roomyLimit` while
-/// memory is not tight, none while it is (`MemoryTightness`: an explicit budget below the machine's memory, or a
+/// to the system and nothing more is kept until the next run, so nothing outlives a run. The bound is what the
+/// run's peak may grow by: `roomyLimit` while memory is not tight, none while it is (`MemoryTightness`: an explicit budget below the machine's memory, or a
 /// pressure release), where every block is unmapped on free as before.
 package enum DetectorBuffers {
     /// The bound while memory is not tight: 24 MiB. Measured on the 12 MP photo (docs/performance.md): 16 MiB ran
@@ -42,11 +42,11 @@ package enum DetectorBuffers {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var inFlight = 0
 
-    /// What the cache did in this process: mappings made, requests served from kept blocks, bytes kept now.
-    package static func statistics() -> (maps: UInt64, reuses: UInt64, kept: Int) {
-        guard let cache = try? InferenceEnvironment.shared().tensorCache else { return (0, 0, 0) }
-        var maps: UInt64 = 0, reuses: UInt64 = 0, kept = 0
-        koten_tensor_cache_stats(cache, &maps, &reuses, &kept)
-        return (maps, reuses, kept)
+    /// What the cache did in this process: mappings made, and requests served from kept blocks.
+    package static func statistics() -> (maps: UInt64, reuses: UInt64) {
+        guard let cache = try? InferenceEnvironment.shared().tensorCache else { return (0, 0) }
+        var maps: UInt64 = 0, reuses: UInt64 = 0
+        koten_tensor_cache_stats(cache, &maps, &reuses)
+        return (maps, reuses)
     }
 }

@@ -47,6 +47,10 @@ package struct SessionOptions: Sendable, Hashable {
     /// Whether a model of `stage` runs with the CPU arena.
     func usesArena(for stage: ModelStage) -> Bool { arena.usesArena(for: stage) }
 
+    /// Whether a model of `stage` takes its tensors from the environment's allocator (`DetectorBuffers`): the
+    /// page-sized detection run without the arena.
+    func usesDetectorBuffers(for stage: ModelStage) -> Bool { stage == .detection && !usesArena(for: stage) }
+
     /// The intra-op threads of a model of `stage` (also the inference-limiter slots each of its runs takes).
     func threads(for stage: ModelStage) -> Int { stage == .detection ? detectionThreads : intraOpThreads }
 
@@ -77,8 +81,7 @@ package struct SessionOptions: Sendable, Hashable {
             }
             try ORT.check(try ORT.fn(api.SetSessionGraphOptimizationLevel, "SetSessionGraphOptimizationLevel")(options, level),
                           "SetSessionGraphOptimizationLevel")
-            if !cpuArena && stage == .detection {
-                // The page-sized run's tensors from the environment's allocator (`DetectorBuffers`).
+            if usesDetectorBuffers(for: stage) {
                 try ORT.check(try ORT.fn(api.AddSessionConfigEntry, "AddSessionConfigEntry")(options, "session.use_env_allocators", "1"),
                               "AddSessionConfigEntry")
             }

@@ -47,7 +47,7 @@ package struct ModelHandle: Sendable {
                         let before = meter.residentBytes()
                         let result = Result { () throws -> (R, Int) in
                             let plain = { try session.run(inputs, outputNames: outputNames, shrinkArena: shrink, consume: consume) }
-                            let run = stage == .detection && !options.usesArena(for: stage)
+                            let run = options.usesDetectorBuffers(for: stage)
                                 ? { try DetectorBuffers.around(tight: MemoryTightness.isTight, plain) } : plain
                             return measure ? try meter.peak(during: run) : (try run(), 0)
                         }

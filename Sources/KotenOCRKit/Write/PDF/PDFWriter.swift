@@ -2,10 +2,11 @@ import Foundation
 
 /// Writes a PDF 1.7 file object by object to a sink: the catalog, then each page's objects as it is added, then
 /// the page tree, the document information, the cross-reference table and the trailer. Objects: 1 catalog, 2 page
-/// tree, 3 document information (written last: it takes the first page's `info`), then ten per page (page, content stream, image, the ToUnicode CMap, and for each of the
-/// horizontal and the vertical font its Type0 font, CIDFont and font descriptor). The fonts are not embedded: the
-/// text is never drawn (render mode 3), and readers take its Unicode from the ToUnicode CMap and its advances
-/// from `/DW` and `/DW2` (`PDFTextLayer` says how the glyphs sit).
+/// tree, 3 document information (written last: it takes the first page's `info`), then ten per page (page,
+/// content stream, image, the ToUnicode CMap, and for each of the horizontal and the vertical font its Type0 font,
+/// CIDFont and font descriptor). The fonts are not embedded: the text is never drawn (render mode 3), and readers
+/// take its Unicode from the ToUnicode CMap and its advances from `/DW` and `/DW2` (`PDFTextLayer` says how the
+/// glyphs sit).
 struct PDFWriter<Sink: PDFSink> {
     private(set) var sink: Sink
     private let pageCount: Int
