@@ -27,7 +27,7 @@ extension ImageSource {
         // Each crop's rectangle in stored pixels, and its buffer.
         let sources = clamped.map { map.storedRect(of: $0) }
         var crops = clamped.map { $0.isEmpty ? RGBImage(width: 0, height: 0) : RGBImage(width: $0.width, height: $0.height) }
-        guard let rows = kv_rows_new(stored.pointer) else { throw describe(Vips.lastError(fallback: "could not decode pixels")) }
+        guard let rows = kv_rows_new(stored.pointer) else { throw describe(Vips.lastError(fallback: Vips.noDecodeMessage)) }
         defer { kv_rows_free(rows) }
         let strip = 64, w = stored.width
         var buffer = [UInt8](repeating: 0, count: w * strip * 3)
@@ -36,7 +36,7 @@ extension ImageSource {
         while top < lastRow {
             let h = min(strip, stored.height - top)
             let ok = buffer.withUnsafeMutableBufferPointer { kv_rows_read(rows, Int32(top), Int32(h), $0.baseAddress, $0.count) }
-            guard ok == 0 else { throw describe(Vips.lastError(fallback: "could not decode pixels")) }
+            guard ok == 0 else { throw describe(Vips.lastError(fallback: Vips.noDecodeMessage)) }
             for k in crops.indices where !sources[k].isEmpty && sources[k].y1 < top + h && sources[k].y2 > top {
                 copy(buffer, stripTop: top, stripHeight: h, storedWidth: w, from: sources[k], into: &crops[k], at: clamped[k], map: map)
             }

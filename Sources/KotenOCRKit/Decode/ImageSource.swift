@@ -318,7 +318,28 @@ public struct ImageSource: Sendable {
         }
     }
 
-    func describe(_ message: String) -> Error { Self.classify(path: path, message: message) }
+    /// The error of a failed decode of this image. A decode that failed without a message (libvips' error buffer
+    /// is process-wide: another thread may have taken it) of a JPEG file that stops before its end marker is
+    /// truncated all the same. (A PNG cut short fails when it is opened, with its own message.)
+    func describe(_ message: String) -> Error {
+        let error = Self.classify(path: path, message: message)
+        if message == Vips.noDecodeMessage, case .corrupt = error, Self.endsBeforeEndMarker(path) {
+            return ImageError.truncated(path: path, detail: "the file ends before its end marker")
+        }
+        return error
+    }
+
+    /// Whether the JPEG file at `path` ends before its end marker (EOI, `FF D9`); false for any other file, or one
+    /// that cannot be read.
+    static func endsBeforeEndMarker(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 2), head.elementsEqual([0xFF, 0xD8]),
+              let size = try? handle.seekToEnd(), size >= 4 else { return false }
+        try? handle.seek(toOffset: size - 2)
+        guard let tail = try? handle.read(upToCount: 2) else { return false }
+        return !tail.elementsEqual([0xFF, 0xD9])
+    }
 
     static func classify(path: String, message: String) -> ImageError {
         let lower = message.lowercased()

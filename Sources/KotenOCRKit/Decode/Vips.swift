@@ -15,6 +15,10 @@ package enum Vips {
     @discardableResult
     package static func start() -> Bool { started }
 
+    /// What a pixel decode that failed says when libvips' error buffer holds nothing: the buffer is process-wide,
+    /// so another thread's failure may have read and cleared this one's message (`ImageSource.describe`).
+    package static let noDecodeMessage = "could not decode pixels"
+
     /// The last libvips error as one short line (libvips may leave it empty: a fallback is given). Each of
     /// libvips' lines appears once (its loaders may repeat one cause many times), and the line is cut at
     /// `maxLength` characters.
@@ -75,7 +79,7 @@ package final class VipsHandle: @unchecked Sendable {
             }
             initialised = count
         }
-        if failed { throw describe(Vips.lastError(fallback: "could not decode pixels")) }
+        if failed { throw describe(Vips.lastError(fallback: Vips.noDecodeMessage)) }
         return pixels
     }
 }

@@ -56,6 +56,23 @@ struct ImageSourceTests {
         }
     }
 
+    @Test("a failed decode whose message another thread took: a JPEG cut short is still truncated, a whole one corrupt")
+    func truncatedWithoutMessage() throws {
+        let dir = try TestPaths.temporaryDirectory()
+        for name in ["ndlocr-lite/digidepo_2531162_0024.jpg", "ndlkotenocr-lite/10301438_0017.jpg"] {
+            let whole = TestPaths.image(name), data = try Data(contentsOf: whole)
+            let cut = dir.appendingPathComponent("cut." + whole.pathExtension)
+            try data.prefix(data.count / 3).write(to: cut)
+            guard case .truncated(let path, _)? = try ImageSource(url: cut).describe(Vips.noDecodeMessage) as? ImageError else {
+                Issue.record("\(name) cut short: not truncated"); continue
+            }
+            #expect(path == cut.path)
+            guard case .corrupt? = try ImageSource(url: whole).describe(Vips.noDecodeMessage) as? ImageError else {
+                Issue.record("\(name) whole: not corrupt"); continue
+            }
+        }
+    }
+
     @Test("pixel limit refuses before decoding")
     func pixelLimit() throws {
         #expect(throws: ImageError.tooLarge(path: TestPaths.image("ndlocr-lite-rs/scaned0.png").path, width: 1932, height: 500,
