@@ -96,10 +96,12 @@ package enum BatchManifest {
         return try? handle.readToEnd() ?? Data()
     }
 
-    /// Appends records to one manifest file, each line followed by fsync.
-    public final class Writer {
+    /// Appends records to one manifest file, each line followed by fsync; one append at a time (the pages in
+    /// flight append from their own tasks).
+    public final class Writer: @unchecked Sendable {
         private let descriptor: Int32
         public let url: URL
+        private let lock = NSLock()
         private let encoder: JSONEncoder = {
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -131,10 +133,12 @@ package enum BatchManifest {
 
         /// Appends `record` as one line and waits until it is on disk (fsync). Throws `CocoaError` naming the path.
         public func append(_ record: Record) throws {
-            var line = try encoder.encode(record)
-            line.append(0x0A)
-            try write(line)
-            guard fsync(descriptor) == 0 else { throw Self.error(url, errno) }
+            try lock.withLock {
+                var line = try encoder.encode(record)
+                line.append(0x0A)
+                try write(line)
+                guard fsync(descriptor) == 0 else { throw Self.error(url, errno) }
+            }
         }
 
         private func write(_ data: Data) throws {

@@ -33,13 +33,15 @@ public enum BatchEvent: Sendable {
     case finished(Progress)
 }
 
-/// Reads a planned batch one page at a time with an engine; a failing page is reported and the batch goes on.
+/// Reads a planned batch with an engine, page by page in order, the next page's decoding and detection under the
+/// current page's recognition while memory is not tight (`PagesInFlight`); a failing page is reported and the
+/// batch goes on.
 ///
 /// With an output directory a page's results are committed together, all or none (`PageCommit`: temporary
 /// files, then renames, never through a symbolic link), and the page is recorded in the manifest (`BatchManifest`: `started` before, `done` with SHA-256s after), so a
 /// kill at any instant leaves only complete results and a resumable manifest. Cancelling the task stops the
-/// batch between pages, or within a page between model runs: the pages read stay recorded, the page cut
-/// off has a `started` line only and is read again by a `--resume` run.
+/// batch between pages, or within a page between model runs: the pages read stay recorded, the pages cut
+/// off (the current one and the one read ahead) have a `started` line only and are read again by a `--resume` run.
 ///
 /// ```swift
 /// for await event in BatchRunner(engine: ocr, options: options).events(plan) {
@@ -89,48 +91,61 @@ public struct BatchRunner: Sendable {
             progress.failures += 1
             onEvent(.failed(failure, progress))
         }
-        var manifest: BatchManifest.Writer?
-        var manifestError: String?
-        if let url = plan.manifest {
-            do { manifest = try BatchManifest.Writer(url: url) } catch { manifestError = "\(url.path): \(BatchPlan.reason(error))" }
-        }
+        let (manifest, manifestError) = Self.openManifest(plan.manifest)
         let runFormat = plan.runDocument == nil ? nil : options.runFormat
         var document: (any RunDocument)?
         let lastTaskOfDocument = InputDocuments.lastTasks(plan)
-        for (index, task) in plan.tasks.enumerated() {
-            try Task.checkCancellation()
-            if index == plan.tasks.count - 1 { await engine.store.markLastPage() }
-            onEvent(.pageStarted(task, progress))
-            do {
-                if let manifestError { throw ManifestUnavailable(description: "cannot write the batch manifest \(manifestError)") }
-                let before = progress
-                let (page, written) = try await LineProgress.observing({ onEvent(.linesRead(task, $0, before)) }) {
-                    try await read(task, manifest: manifest)
-                }
-                if let runFormat { try Self.add(page, in: runFormat, to: &document) }
-                // A format that failed is that format's failure (issue 25): the others are written and reported.
-                if written.failed.isEmpty { progress.read += 1 } else { progress.failedPages += 1 }
-                if page.textLines.isEmpty { progress.pagesWithoutLines += 1 }
-                onEvent(.pageRead(task, written.results, progress))
-                for (format, error) in written.failed {
-                    progress.failures += 1
-                    onEvent(.failed(BatchEvent.Failure(path: task.displayName, reason: "format \(format.rawValue): \(BatchPlan.reason(error))",
-                                                       shardKey: task.key), progress))
-                }
-                if page.textLines.isEmpty { onEvent(.pageWithoutLines(task, progress)) }
-            } catch {
-                // A cancelled page is neither read nor failed: its manifest line says `started`, so it is redone.
-                if error is CancellationError || Task.isCancelled { throw CancellationError() }
-                progress.failedPages += 1
-                progress.failures += 1
-                onEvent(.failed(BatchEvent.Failure(path: task.displayName, reason: BatchPlan.reason(error), shardKey: task.key),
-                                progress))
+        // Pages in flight (`PagesInFlight`): the current one and, while memory is not tight, the next, started
+        // when the current one's lines are found. Cancelling the batch cancels both; neither outlives `run`.
+        let inFlight = PagesInFlight<(PageResult, Written)>()
+        let runner = self
+        func start(_ index: Int) -> PagesInFlight<(PageResult, Written)>.Page {
+            let task = plan.tasks[index]
+            return inFlight.start(index) { observer in
+                try await LineProgress.observing(observer) { try await runner.read(task, manifest: manifest) }
             }
-            // The input's last page in this run: its document, if every page of it is done (in any run or shard).
-            if let last = lastTaskOfDocument[task.input], last.task == index {
-                InputDocuments.write(plan.documents[last.document], options: options, manifest: manifest,
-                                     progress: &progress, onEvent: onEvent)
+        }
+        // The engine's budget holds two pages: not an explicit budget below the machine's memory (nor, page by
+        // page, the window after a pressure release).
+        let readsAhead = Self.readsAhead && !engine.store.hasTightBudget
+        do {
+            try await withTaskCancellationHandler {
+                for (index, task) in plan.tasks.enumerated() {
+                    try Task.checkCancellation()
+                    if index == plan.tasks.count - 1 { await engine.store.markLastPage() }
+                    onEvent(.pageStarted(task, progress))
+                    do {
+                        if let manifestError { throw ManifestUnavailable(description: "cannot write the batch manifest \(manifestError)") }
+                        let before = progress
+                        let current = inFlight.page(index) ?? start(index)
+                        defer { inFlight.done(index) }
+                        current.makeCurrent { onEvent(.linesRead(task, $0, before)) }
+                        if index + 1 < plan.tasks.count, readsAhead, !MemoryTightness.afterPressure {
+                            await current.waitUntilFound()
+                            if !Task.isCancelled { _ = start(index + 1) }
+                        }
+                        let (page, written) = try await current.value
+                        try record(page, written, of: task, runFormat: runFormat, document: &document, progress: &progress, onEvent: onEvent)
+                    } catch {
+                        // A cancelled page is neither read nor failed: its manifest line says `started`, so it is redone.
+                        if error is CancellationError || Task.isCancelled { throw CancellationError() }
+                        progress.failedPages += 1
+                        progress.failures += 1
+                        onEvent(.failed(BatchEvent.Failure(path: task.displayName, reason: BatchPlan.reason(error), shardKey: task.key),
+                                        progress))
+                    }
+                    // The input's last page in this run: its document, if every page of it is done (in any run or shard).
+                    if let last = lastTaskOfDocument[task.input], last.task == index {
+                        InputDocuments.write(plan.documents[last.document], options: options, manifest: manifest,
+                                             progress: &progress, onEvent: onEvent)
+                    }
+                }
+            } onCancel: {
+                inFlight.cancelNow()
             }
+        } catch {
+            await inFlight.cancelAll()
+            throw error
         }
         // Documents none of whose pages this run read (a --resume after a kill between a last page and its document).
         for (index, document) in plan.documents.enumerated() where !lastTaskOfDocument.values.contains(where: { $0.document == index }) {
@@ -167,8 +182,37 @@ public struct BatchRunner: Sendable {
 
     private struct ManifestUnavailable: Error, CustomStringConvertible { let description: String }
 
-    /// What the write stage made of a page: the results written, and the formats that failed with their errors.
-    private struct Written {
+    /// Whether the next page is read while the current one is recognised (`PagesInFlight`); the benchmark's
+    /// `KOTEN_OCR_READ_AHEAD=0` reads one page at a time, as before issue 28 (docs/diagnostics.md).
+    static let readsAhead = ProcessInfo.processInfo.environment["KOTEN_OCR_READ_AHEAD"] != "0"
+
+    /// The batch manifest opened for appending, or why it cannot be (every page then fails with it).
+    private static func openManifest(_ url: URL?) -> (BatchManifest.Writer?, String?) {
+        guard let url else { return (nil, nil) }
+        do { return (try BatchManifest.Writer(url: url), nil) } catch { return (nil, "\(url.path): \(BatchPlan.reason(error))") }
+    }
+
+    /// Counts and reports a page read: its results, the formats that failed on it, whether it had no line; adds
+    /// it to the run's document. Throws what `add` throws (the page then fails).
+    private func record(_ page: PageResult, _ written: Written, of task: PageTask, runFormat: ResultFormat?,
+                        document: inout (any RunDocument)?, progress: inout BatchEvent.Progress,
+                        onEvent: @Sendable (BatchEvent) -> Void) throws {
+        if let runFormat { try Self.add(page, in: runFormat, to: &document) }
+        // A format that failed is that format's failure (issue 25): the others are written and reported.
+        if written.failed.isEmpty { progress.read += 1 } else { progress.failedPages += 1 }
+        if page.textLines.isEmpty { progress.pagesWithoutLines += 1 }
+        onEvent(.pageRead(task, written.results, progress))
+        for (format, error) in written.failed {
+            progress.failures += 1
+            onEvent(.failed(BatchEvent.Failure(path: task.displayName, reason: "format \(format.rawValue): \(BatchPlan.reason(error))",
+                                               shardKey: task.key), progress))
+        }
+        if page.textLines.isEmpty { onEvent(.pageWithoutLines(task, progress)) }
+    }
+
+    /// What the write stage made of a page: the results written, and the formats that failed with their errors
+    /// (made in the page's task, handed to the batch's once: `PagesInFlight`).
+    private struct Written: @unchecked Sendable {
         var results: [RenderedResult]
         var failed: [(ResultFormat, Error)]
     }

@@ -97,7 +97,9 @@ struct CancellationTests {
         let records = BatchManifest.load(from: cut)
         #expect(records[BatchManifest.Key(plan.tasks[0].key)]?.state == .done)
         #expect(records[BatchManifest.Key(second.key)]?.state == .started)
-        #expect(records[BatchManifest.Key(plan.tasks[2].key)] == nil)
+        // The third page was started ahead of its turn (the batch reads the next page while one is recognised,
+        // `PagesInFlight`) or not at all: never done, so the resume reads it.
+        #expect(records[BatchManifest.Key(plan.tasks[2].key)].map { $0.state == .started } ?? true)
         #expect(try BatchFixtures.snapshot(cut).keys.sorted() == ["a.json", "a.txt"])
 
         // Resumed: the first page is kept, the others read; the folder equals the uncancelled one.

@@ -20,6 +20,9 @@ package enum MemoryTightness {
     /// Whether every run should hand its arena back now.
     package static var isTight: Bool { state.isTight(now: Date()) }
 
+    /// Whether a memory-pressure release happened in the last `pressureWindow` seconds (whatever the stores' budgets).
+    package static var afterPressure: Bool { state.afterPressure(now: Date()) }
+
     /// A store with a tight budget came into being (`leave()` when it goes).
     static func enterTightBudget() { state.change { $0.tightStores += 1 } }
     static func leaveTightBudget() { state.change { $0.tightStores = max(0, $0.tightStores - 1) } }
@@ -37,5 +40,6 @@ package enum MemoryTightness {
 
         func change(_ body: (inout Values) -> Void) { lock.withLock { body(&values) } }
         func isTight(now: Date) -> Bool { lock.withLock { values.tightStores > 0 || values.pressureUntil > now } }
+        func afterPressure(now: Date) -> Bool { lock.withLock { values.pressureUntil > now } }
     }
 }

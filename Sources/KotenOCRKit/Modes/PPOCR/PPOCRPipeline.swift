@@ -10,7 +10,8 @@ import Foundation
 /// lines ordered apart, after the others). A page found turned is read
 /// a second time turned upright (decoded, turned in memory, detected again); a page given turned
 /// (`OCRConfiguration.pageRotation`) is turned before the first. The detector's input and activations are gone
-/// before the full-resolution page is decoded for crops; the page is released before recognition starts.
+/// before the full-resolution page is decoded for crops; under a tight budget the page is released before recognition
+/// starts, otherwise it is kept for the second look's crops until they are cut.
 package struct PPOCRPipeline: ModePipeline {
     public let mode = OCRMode.ppocr
     public let files: PPOCRModelFiles
@@ -99,9 +100,13 @@ package struct PPOCRPipeline: ModePipeline {
         // The detect stage's end returns the detector's activations to the system (`StageBoundary`).
         var detected = try await PipelineStage.detect.measure { try await detector.detect(page, store: store) }
         let detections = detected.detections.map { d in Detection(quad: Self.cornersFromTopLeft(d.quad), score: d.score) }
-        // Crops at source resolution; the full page exists only while they are cut, so the decode stage's end
-        // returns it to the system before recognition and only the line crops remain.
+        // Crops at source resolution. Under a tight budget the full page exists only while they are cut, so the
+        // decode stage's end returns it to the system before recognition and only the line crops remain; when the
+        // budget is not tight it is kept for the second look's crops (which then decode nothing again: the
+        // recognise stage's peak stays under the detect stage's, docs/performance.md "The second look's decode").
         var crops: [RGBImage]
+        var decoded: RGBImage?
+        let keepsPage = secondLook && !store.hasTightBudget && !MemoryTightness.isTight
         if detections.isEmpty {
             crops = []
             detected.page = nil
@@ -110,6 +115,7 @@ package struct PPOCRPipeline: ModePipeline {
             crops = try PipelineStage.decode.measure {
                 let image = try detected.page ?? page.decode()
                 detected.page = nil
+                if keepsPage { decoded = image }
                 return try detections.map { d in
                     try Task.checkCancellation()
                     return perspectiveCrop(image, quad: d.quad)
@@ -127,8 +133,10 @@ package struct PPOCRPipeline: ModePipeline {
             }
             return (orientation, readings)
         }
-        crops = []  // read: gone before the second look decodes the page again
-        if secondLook { readings = try await lookAgain(readings, detections: detections, page: page, store: store, limit: limit) }
+        crops = []  // read: gone before the second look cuts its own
+        if secondLook {
+            readings = try await lookAgain(readings, detections: detections, page: page, decoded: &decoded, store: store, limit: limit)
+        }
         let minConfidence = minLineConfidence
         let lines = zip(detections, readings).compactMap { d, r -> PPOCRReadLine? in
             let axis = PPOCRLineTurning.readingAxis(of: d.quad, quarterTurns: r.quarterTurns)
@@ -140,18 +148,21 @@ package struct PPOCRPipeline: ModePipeline {
     }
 
     /// `readings` with the lines read unsure read again from crops with a margin (`SecondLook`), the more
-    /// confident reading of each kept. The page is decoded again for those crops, strip by strip (`SecondLook.crops`).
+    /// confident reading of each kept. The crops are cut from `decoded` (the page as decoded for the first crops)
+    /// when it was kept, else from the page decoded again strip by strip (`SecondLook.crops`): the same pixels.
+    /// `decoded` is gone (nil) before they are read.
     private func lookAgain(_ readings: [PPOCRLineTurning.Reading], detections: [Detection], page: ImageSource,
-                           store: ModelStore, limit: Int) async throws -> [PPOCRLineTurning.Reading] {
+                           decoded: inout RGBImage?, store: ModelStore, limit: Int) async throws -> [PPOCRLineTurning.Reading] {
+        defer { decoded = nil }
         let again = SecondLook.lines(readings.map(\.text), minConfidence: minLineConfidence)
         guard !again.isEmpty, readings.count == detections.count else { return readings }
         let vertical = again.map { readings[$0].quarterTurns % 2 != 0 }
         let grown = zip(again, vertical).map { i, v in SecondLook.grown(detections[i].quad, vertical: v) }
         try Task.checkCancellation()
         let crops = try PipelineStage.decode.measure {
-            try zip(again, SecondLook.crops(of: grown.map(\.quad), from: page)).map { i, crop in
-                crop.turnedCounterClockwise(quarterTurns: readings[i].quarterTurns)
-            }
+            let cut = try SecondLook.crops(of: grown.map(\.quad), from: page, decoded: decoded)
+            decoded = nil
+            return zip(again, cut).map { i, crop in crop.turnedCounterClockwise(quarterTurns: readings[i].quarterTurns) }
         }
         let reader = self.reader
         let texts = try await PipelineStage.recognise.measure {

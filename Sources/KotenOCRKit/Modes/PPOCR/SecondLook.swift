@@ -10,8 +10,10 @@
 /// read at `confident` or above, and lines under the junk threshold (`minLineConfidence`: specks, figure
 /// marks), are not read again, so a clean page costs nothing.
 ///
-/// Memory: the page is decoded again, strip by strip (`ImageSource.decodeRegions`), keeping only the rectangles
-/// around the grown boxes: the page never exists whole a second time, and the second look holds its own crops only.
+/// Memory: the page is never whole a second time. When the budget is not tight the crops are cut from the page as
+/// decoded for the first crops, kept through the first recognition for them (no decode again); under a tight
+/// budget that page is gone before recognition and the file is decoded again, strip by strip
+/// (`ImageSource.decodeRegions`), keeping only the rectangles around the grown boxes.
 enum SecondLook {
     /// Lines read with a lower confidence are read again.
     static let confident: Float = 0.95
@@ -47,16 +49,19 @@ enum SecondLook {
         return (grown, vertical ? my : mx)
     }
 
-    /// The crops of `quads` (page pixels, corners clockwise from the top-left) cut from `page` decoded again: each
-    /// from the rectangle around its quad (one pixel more on every side, for bilinear sampling), so it holds the
-    /// pixels `perspectiveCrop(page.decode(), quad:)` would give. Throws `ImageError` naming the file.
-    static func crops(of quads: [Quad], from page: ImageSource) throws -> [RGBImage] {
+    /// The crops of `quads` (page pixels, corners clockwise from the top-left): each from the rectangle around its
+    /// quad (one pixel more on every side, for bilinear sampling), so it holds the pixels
+    /// `perspectiveCrop(page.decode(), quad:)` would give. The rectangles are cut from `decoded` (the page as
+    /// decoded for the first crops) when it is given, else from `page` decoded again strip by strip; either way
+    /// the same pixels, sampled the same way. Throws `ImageError` naming the file.
+    static func crops(of quads: [Quad], from page: ImageSource, decoded: RGBImage? = nil) throws -> [RGBImage] {
         let boxes = quads.map { q -> PixelBox in
             let b = q.bounds
             return LineCrop.clamped(PixelBox(x1: b.x0 - 1, y1: b.y0 - 1, x2: b.x1 + 2, y2: b.y1 + 2),
                                     imageWidth: page.width, imageHeight: page.height)
         }
-        let regions = try page.decodeRegions(boxes)
+        let regions = try decoded.map { image in boxes.map { image.cropped(x: $0.x1, y: $0.y1, width: $0.width, height: $0.height) } }
+            ?? page.decodeRegions(boxes)
         return zip(quads, zip(boxes, regions)).map { quad, cut in
             let (box, region) = cut
             let dx = Double(box.x1), dy = Double(box.y1)
