@@ -520,7 +520,7 @@ enum OpenAPI {
       "$ref": "#/components/responses/NotDone"
      }
     },
-    "summary": "pdf: one searchable PDF (a zip of per-input PDFs for several inputs); other formats: a zip of per-page files"
+    "summary": "pdf (the default when format is left out): one searchable PDF (a zip of per-input PDFs for several inputs); other formats: a zip of per-page files"
    },
    "parameters": [
     {
