@@ -106,7 +106,7 @@ public struct BatchRunner: Sendable {
             }
         }
         // The engine's budget holds two pages: not an explicit budget below the machine's memory (nor, page by
-        // page, the window after a pressure release).
+        // page, the window after its store's pressure release: `ModelStore.pressureMark`).
         let readsAhead = Self.readsAhead && !engine.store.hasTightBudget
         do {
             try await withTaskCancellationHandler {
@@ -120,7 +120,7 @@ public struct BatchRunner: Sendable {
                         let current = inFlight.page(index) ?? start(index)
                         defer { inFlight.done(index) }
                         current.makeCurrent { onEvent(.linesRead(task, $0, before)) }
-                        if index + 1 < plan.tasks.count, readsAhead, !MemoryTightness.afterPressure {
+                        if index + 1 < plan.tasks.count, readsAhead, !engine.store.pressureMark.isRecent {
                             await current.waitUntilFound()
                             if !Task.isCancelled { _ = start(index + 1) }
                         }

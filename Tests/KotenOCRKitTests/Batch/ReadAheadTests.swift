@@ -55,7 +55,7 @@ struct ReadAheadTests {
     static let first = "ndlocr-lite-rs/scaned0.png", second = "ndlocr-lite/yokogaki2026-04-24-103617.png"
 
     /// Reads the two pages in one batch with the supplied detector and reader; the events and the page widths.
-    private static func run(budget: Int?, reader: (FixedDetector<Detection>) -> WatchingReader)
+    private static func run(budget: Int?, underPressure: Bool = false, reader: (FixedDetector<Detection>) -> WatchingReader)
         async throws -> (events: [String], reader: WatchingReader, widths: [Int]) {
         let line = Quad(Point(x: 20, y: 20), Point(x: 300, y: 20), Point(x: 300, y: 60), Point(x: 20, y: 60))
         let detector = FixedDetector([Detection(quad: line, score: 0.9), Detection(quad: line, score: 0.8)])
@@ -64,6 +64,7 @@ struct ReadAheadTests {
                                       tuneAllocator: false, watchMemoryPressure: false)
         config.stages[.ppocr] = StageOverrides(detector: detector, reader: watching)
         let engine = try KotenOCR(configuration: config)
+        if underPressure { engine.store.pressureMark.note() }
         let pages = [Self.first, Self.second].map { TestPaths.image($0) }
         let widths = try pages.map { try ImageSource(url: $0).width }
         let plan = try BatchPlan.prepare(pages.map(\.path), options: BatchOptions(formats: [.txt]))
@@ -104,6 +105,13 @@ struct ReadAheadTests {
         let budget = Int(ProcessInfo.processInfo.physicalMemory / 2)
         let (events, reader, widths) = try await Self.run(budget: budget) { WatchingReader(detector: $0, waitFor: nil) }
         // The first page's two lines were read before the second page reached the detector.
+        #expect(Array(reader.detectedWidthsAtEachLine.prefix(2)) == [[widths[0]], [widths[0]]])
+        #expect(Self.inOrder(events), "\(events)")
+    }
+
+    @Test("in the window after its store's memory-pressure release pages are read one at a time")
+    func oneAtATimeAfterPressure() async throws {
+        let (events, reader, widths) = try await Self.run(budget: nil, underPressure: true) { WatchingReader(detector: $0, waitFor: nil) }
         #expect(Array(reader.detectedWidthsAtEachLine.prefix(2)) == [[widths[0]], [widths[0]]])
         #expect(Self.inOrder(events), "\(events)")
     }

@@ -20,8 +20,6 @@ package enum MemoryTightness {
     /// Whether every run should hand its arena back now.
     package static var isTight: Bool { state.isTight(now: Date()) }
 
-    /// Whether a memory-pressure release happened in the last `pressureWindow` seconds (whatever the stores' budgets).
-    package static var afterPressure: Bool { state.afterPressure(now: Date()) }
 
     /// A store with a tight budget came into being (`leave()` when it goes).
     static func enterTightBudget() { state.change { $0.tightStores += 1 } }
@@ -40,6 +38,17 @@ package enum MemoryTightness {
 
         func change(_ body: (inout Values) -> Void) { lock.withLock { body(&values) } }
         func isTight(now: Date) -> Bool { lock.withLock { values.tightStores > 0 || values.pressureUntil > now } }
-        func afterPressure(now: Date) -> Bool { lock.withLock { values.pressureUntil > now } }
     }
+}
+
+/// One store's last memory-pressure release: whether it was within `MemoryTightness.pressureWindow` seconds.
+final class PressureMark: @unchecked Sendable {
+    private let lock = NSLock()
+    private var until = Date.distantPast
+
+    /// A pressure release for this store happened now.
+    func note(at date: Date = Date()) { lock.withLock { until = date.addingTimeInterval(MemoryTightness.pressureWindow) } }
+
+    /// Whether the last release is less than `MemoryTightness.pressureWindow` seconds old.
+    var isRecent: Bool { lock.withLock { until > Date() } }
 }

@@ -86,6 +86,7 @@ package final class MemoryPressureMonitor: @unchecked Sendable {
         let start = Date()
         let before = ResidentReader.bytes()
         MemoryTightness.notePressure()
+        store.pressureMark.note()
         let released = await store.releaseInactive(reason: "memory pressure (\(event.source), \(event.level.rawValue))")
         AllocatorPolicy.trim()
         MappedLibraryPages.release()

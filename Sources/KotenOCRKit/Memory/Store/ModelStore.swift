@@ -30,6 +30,9 @@ public actor ModelStore {
     /// Whether the store was given a tight budget (`MemoryBudget.isTight`): every run hands its arena back while it
     /// exists (`MemoryTightness`).
     nonisolated let hasTightBudget: Bool
+    /// When this store's pressure monitor last released memory (`MemoryPressureMonitor`): the batch reads no page
+    /// ahead in the window after it (`PagesInFlight`).
+    nonisolated let pressureMark = PressureMark()
 
     struct Entry {
         let descriptor: ModelDescriptor
