@@ -5,12 +5,12 @@ import Foundation
 /// parts, a long line read alone at the end) reads the next page.
 ///
 /// At most two pages are in flight, and at most one of them before its lines are found: `BatchRunner` starts the
-/// next page when the current one's lines are found (its `LineProgress` first report: detection and crops done)
-/// or it ends. Only while the engine's budget holds two pages: under an explicit budget below the machine's memory
-/// (`ModelStore.hasTightBudget`), or in the window after its store's memory-pressure release (`ModelStore.pressureMark`), pages are
-/// read one at a time, since each stage's room is sized for one page. Events stay in task
-/// order: a page read ahead reports nothing until it is the current page; its line counts are held and passed on
-/// then, in order.
+/// next page when the current one's lines are found (its `LineProgress` first report: detection and crops done) or
+/// it ends. Only while the engine's budget holds two pages: under an explicit budget below the machine's memory
+/// (`ModelStore.hasTightBudget`), or in the window after its store's memory-pressure release
+/// (`ModelStore.pressureMark`), pages are read one at a time, since each stage's room is sized for one page. Events
+/// stay in task order: a page read ahead reports nothing until it is the current page; its line counts are held and
+/// passed on then, in order.
 final class PagesInFlight<Output: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var pages: [Int: Page] = [:]

@@ -16,37 +16,38 @@ package enum MemoryTightness {
     static let pressureWindow: TimeInterval = 30
 
     private static let state = State()
+    /// The process's last pressure release (each store keeps its own as well: `ModelStore.pressureMark`).
+    private static let pressure = PressureMark()
 
     /// Whether every run should hand its arena back now.
-    package static var isTight: Bool { state.isTight(now: Date()) }
-
+    package static var isTight: Bool { state.isTight || pressure.isRecent }
 
     /// A store with a tight budget came into being (`leave()` when it goes).
     static func enterTightBudget() { state.change { $0.tightStores += 1 } }
     static func leaveTightBudget() { state.change { $0.tightStores = max(0, $0.tightStores - 1) } }
 
     /// Memory pressure was just released: boundaries return memory for a while.
-    static func notePressure(at date: Date = Date()) { state.change { $0.pressureUntil = date.addingTimeInterval(pressureWindow) } }
+    static func notePressure(at date: Date = Date()) { pressure.note(at: date) }
 
     private final class State: @unchecked Sendable {
         struct Values {
             var tightStores = 0
-            var pressureUntil = Date.distantPast
         }
         private let lock = NSLock()
         private var values = Values()
 
         func change(_ body: (inout Values) -> Void) { lock.withLock { body(&values) } }
-        func isTight(now: Date) -> Bool { lock.withLock { values.tightStores > 0 || values.pressureUntil > now } }
+        var isTight: Bool { lock.withLock { values.tightStores > 0 } }
     }
 }
 
-/// One store's last memory-pressure release: whether it was within `MemoryTightness.pressureWindow` seconds.
+/// A last memory-pressure release (the process's, or one store's): whether it was within
+/// `MemoryTightness.pressureWindow` seconds.
 final class PressureMark: @unchecked Sendable {
     private let lock = NSLock()
     private var until = Date.distantPast
 
-    /// A pressure release for this store happened now.
+    /// A pressure release happened at `date`.
     func note(at date: Date = Date()) { lock.withLock { until = date.addingTimeInterval(MemoryTightness.pressureWindow) } }
 
     /// Whether the last release is less than `MemoryTightness.pressureWindow` seconds old.

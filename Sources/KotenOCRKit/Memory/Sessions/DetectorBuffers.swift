@@ -6,12 +6,12 @@ import Foundation
 ///
 /// Without the arena every activation was its own mapping: mapped, faulted in page by page and unmapped again, for
 /// each of a run's tensors (0.42 s of a 12 MP photo's 0.45 s detector run here, most of the run's system time). The
-/// detection sessions allocate through the environment's allocator instead (`InferenceEnvironment.tensorCache`,
-/// C `koten_tensor_cache`): a freed block is kept, newest first, up to `limit` bytes, and the next tensor that fits
+/// detection sessions allocate through the environment's allocator instead (`InferenceEnvironment.tensorCache`, C
+/// `koten_tensor_cache`): a freed block is kept, newest first, up to `limit` bytes, and the next tensor that fits
 /// it (at most a quarter smaller) gets the same pages, already resident. After the run every kept block goes back
 /// to the system and nothing more is kept until the next run, so nothing outlives a run. The bound is what the
-/// run's peak may grow by: `roomyLimit` while memory is not tight, none while it is (`MemoryTightness`: an explicit budget below the machine's memory, or a
-/// pressure release), where every block is unmapped on free as before.
+/// run's peak may grow by: `roomyLimit` while memory is not tight, none while it is (`MemoryTightness`: an explicit
+/// budget below the machine's memory, or a pressure release), where every block is unmapped on free as before.
 package enum DetectorBuffers {
     /// The bound while memory is not tight: 24 MiB. Measured on the 12 MP photo (docs/performance.md): 16 MiB ran
     /// the detector in 0.23 s, 24 MiB in 0.16 s, 32 MiB in 0.16 s, against 0.42 s without; peaks 194–200 MB.

@@ -106,7 +106,7 @@ package struct PPOCRPipeline: ModePipeline {
         // recognise stage's peak stays under the detect stage's, docs/performance.md "The second look's decode").
         var crops: [RGBImage]
         var decoded: RGBImage?
-        let keepsPage = secondLook && !store.hasTightBudget && !MemoryTightness.isTight
+        let keepsPage = secondLook && !MemoryTightness.isTight  // a store with a tight budget makes it tight
         if detections.isEmpty {
             crops = []
             detected.page = nil
