@@ -100,6 +100,23 @@ struct ModelStoreBudgetTests {
         #expect(store.state(of: model) == .unloaded)
     }
 
+    @Test("a first run on a tiny input (its fixed part dominating) does not inflate the estimate of a typical run or the floor")
+    func tinyFirstRun() async throws {
+        let scene = try StoreScene()
+        let store = scene.store(budget: 800_000_000)
+        // 10 KB per element (10 MB for the typical 1,000 elements) and 4 MB any run takes: the typical run needs 14 MB.
+        let detector = try scene.model(.ppocr, "detector")
+        scene.process.setFixedRunBytes(detector.id, 4_000_000)
+        await store.register(.ppocr, models: [detector])
+        await store.activate(.ppocr)
+        try await store.runOnce(detector, elements: 20)  // measured: 4.2 MB for 20 elements
+        #expect(await store.activationPeak(of: detector.id, inputElements: 20) == 4_200_000)
+        // Scaled per element the typical run would look like 210 MB; it is the measured run plus 10 KB per element more.
+        #expect(await store.activationEstimate(detector, inputElements: 1_000) == 4_200_000 + 10_000 * 980)
+        #expect(await store.floor(of: .ppocr).activationBytes == 14_000_000)
+        #expect(await store.activationEstimate(detector, inputElements: 10) == 2_100_000)  // smaller: in proportion
+    }
+
     @Test("a load that cannot fit even after evicting every idle model fails with what it needs")
     func budgetTooSmallAfterEvicting() async throws {
         let scene = try StoreScene()

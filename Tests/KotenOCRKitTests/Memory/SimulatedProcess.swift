@@ -23,6 +23,7 @@ final class SimulatedProcess: ResidentMeter, SessionLoading, @unchecked Sendable
     private var held: [String: DispatchSemaphore] = [:]
     private var loadLog: [String] = []
     private var failing: Set<String> = []
+    private var fixedRunBytes: [String: Int] = [:]
     private var eventHandler: (@Sendable (String) -> Void)?
     private var loadHandler: (@Sendable (ModelDescriptor) -> Void)?
 
@@ -35,6 +36,10 @@ final class SimulatedProcess: ResidentMeter, SessionLoading, @unchecked Sendable
 
     /// Memory the store does not account (decoded pages, crops), from now on.
     func setOtherBytes(_ bytes: Int) { change { otherBytes = bytes } }
+
+    /// Every run of `model` (an id) takes `bytes` more than its activations per input element: buffers any input
+    /// size needs, as a real model's runs do.
+    func setFixedRunBytes(_ model: String, _ bytes: Int) { lock.withLock { fixedRunBytes[model] = bytes } }
 
     /// Loads of `model` (an id) fail as ONNX Runtime's refusal would.
     func failLoads(of model: String) { lock.withLock { _ = failing.insert(model) } }
@@ -93,7 +98,7 @@ final class SimulatedProcess: ResidentMeter, SessionLoading, @unchecked Sendable
     fileprivate func unload(_ bytes: Int) { change { weightBytes -= bytes } }
 
     fileprivate func run(_ model: ModelDescriptor, inputElements: Int) {
-        let bytes = Int(model.activationBytesPerElement * Double(inputElements))
+        let bytes = Int(model.activationBytesPerElement * Double(inputElements)) + lock.withLock { fixedRunBytes[model.id] ?? 0 }
         change { activeBytes += bytes }
         emit("start \(model.id)")
         let gate = lock.withLock { held[model.id] }
@@ -182,9 +187,10 @@ extension ModelStore {
     /// Loads `model` if needed and returns at once (no run).
     func touch(_ model: ModelDescriptor) async throws { try await withModel(model) { _ in } }
 
-    /// One run of `model` on the scene's input.
-    func runOnce(_ model: ModelDescriptor) async throws {
-        try await withModel(model) { handle in _ = try await handle.run(StoreScene.input) }
+    /// One run of `model` on the scene's input, or on `elements` input values.
+    func runOnce(_ model: ModelDescriptor, elements: Int = StoreScene.inputElements) async throws {
+        let input = ["x": Tensor(shape: [elements], floats: [Float](repeating: 0, count: elements))]
+        try await withModel(model) { handle in _ = try await handle.run(input) }
     }
 
     /// The ids of the models evicted so far, each with the model it made room for.
