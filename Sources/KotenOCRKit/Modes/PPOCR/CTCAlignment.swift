@@ -9,7 +9,15 @@ enum CTCAlignment {
     /// beyond `keyCount` are never emitted (as in `CTCDecoder`).
     static func centres(_ p: UnsafeBufferPointer<Float>, steps: Int, classes: Int, keyCount: Int,
                         tensorWidth: Int, contentWidth: Int) -> [Double] {
-        guard steps > 0, classes > 0, p.count >= steps * classes, contentWidth > 0 else { return [] }
+        guard steps > 0, classes > 0, p.count >= steps * classes else { return [] }
+        return centres(CTCSteps(p, steps: steps, classes: classes).best, keyCount: keyCount, tensorWidth: tensorWidth,
+                       contentWidth: contentWidth)
+    }
+
+    /// The same from each step's arg-max class (`CTCSteps.best`).
+    static func centres(_ best: [Int], keyCount: Int, tensorWidth: Int, contentWidth: Int) -> [Double] {
+        let steps = best.count
+        guard steps > 0, contentWidth > 0 else { return [] }
         let stride = Double(tensorWidth) / Double(steps)
         var centres: [Double] = []
         var previous = -1
@@ -19,17 +27,11 @@ enum CTCAlignment {
             centres.append(min(1, max(0, middle / Double(contentWidth))))
         }
         for t in 0..<steps {
-            var best = 0
-            var bestP = p[t * classes]
-            for k in 1..<classes where p[t * classes + k] > bestP {
-                best = k
-                bestP = p[t * classes + k]
-            }
-            if best != previous {
+            if best[t] != previous {
                 if previous > 0 && previous < keyCount { close(t) }
                 runStart = t
             }
-            previous = best
+            previous = best[t]
         }
         if previous > 0 && previous < keyCount { close(steps) }
         return centres

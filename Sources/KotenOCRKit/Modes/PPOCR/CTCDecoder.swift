@@ -30,31 +30,28 @@ package struct CTCDecoder: Sendable {
     /// The same over the probabilities in place (e.g. ONNX Runtime's output buffer).
     public func decode(_ p: UnsafeBufferPointer<Float>, steps: Int, classes: Int) -> RecognisedText {
         guard steps > 0, classes > 0, p.count >= steps * classes else { return .empty }
+        return decode(CTCSteps(p, steps: steps, classes: classes), p, classes: classes)
+    }
+
+    /// The same from the steps' arg-max and runner-up already found in `p` (`CTCSteps`); `p` gives the space's
+    /// probability at the blank steps.
+    func decode(_ top: CTCSteps, _ p: UnsafeBufferPointer<Float>, classes: Int) -> RecognisedText {
+        guard top.count > 0, classes > 0, p.count >= top.count * classes else { return .empty }
         let space = self.space.flatMap { $0 < classes ? $0 : nil }
         var chars: [RecognisedText.Character] = []
         var runnerUps: [(text: String, probability: Float)?] = []
         var previous = -1
         var noSpace = 1.0  // probability that no step of the current gap is a space
-        for t in 0..<steps {
-            var best = 0, second = -1
-            var bestP = p[t * classes], secondP = -Float.infinity
-            for k in 1..<classes where p[t * classes + k] > secondP {
-                let value = p[t * classes + k]
-                if value > bestP {
-                    (second, secondP) = (best, bestP)
-                    (best, bestP) = (k, value)
-                } else {
-                    (second, secondP) = (k, value)
-                }
-            }
+        for t in 0..<top.count {
+            let best = top.best[t], second = top.second[t]
             if best == 0, let space { noSpace *= 1 - Double(p[t * classes + space]) }
             if best != 0 && best != previous && best < keys.count {
                 if best != space, let last = chars.last, last.text != " ", noSpace < 0.5 {
                     chars.append(.init(text: " ", confidence: Float(1 - noSpace)))
                     runnerUps.append(nil)
                 }
-                chars.append(.init(text: keys[best], confidence: bestP))
-                runnerUps.append(second > 0 && second < keys.count ? (keys[second], secondP) : nil)
+                chars.append(.init(text: keys[best], confidence: top.bestProbability[t]))
+                runnerUps.append(second > 0 && second < keys.count ? (keys[second], top.secondProbability[t]) : nil)
                 noSpace = 1
             }
             previous = best

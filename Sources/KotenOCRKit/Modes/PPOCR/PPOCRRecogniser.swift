@@ -75,9 +75,10 @@ package struct PPOCRRecogniser: Sendable {
                     }
                     return (0..<count).map { k in
                         let line = UnsafeBufferPointer(rebasing: values[(k * steps * classes)..<((k + 1) * steps * classes)])
-                        var text = decoder.decode(line, steps: steps, classes: classes)
+                        let top = CTCSteps(line, steps: steps, classes: classes)  // each step's two best, found once
+                        var text = decoder.decode(top, line, classes: classes)
                         // Where each character sits along the line (its CTC run's centre, in input pixels).
-                        let centres = CTCAlignment.centres(line, steps: steps, classes: classes, keyCount: decoder.keys.count,
+                        let centres = CTCAlignment.centres(top.best, keyCount: decoder.keys.count,
                                                            tensorWidth: tensorWidth, contentWidth: contentWidths[k])
                         if centres.count == text.characters.count { text.characterCentres = centres }
                         return text

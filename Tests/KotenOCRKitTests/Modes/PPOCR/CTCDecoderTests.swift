@@ -48,3 +48,41 @@ struct CTCDecoderTests {
         #expect(CTCDecoder(keys: ["blank", "a", "b", "c"]).decode(spread, steps: 4, classes: 4).text == "ab")
     }
 }
+
+@Suite("CTC steps: each step's two best classes")
+struct CTCStepsTests {
+    /// The scan `CTCSteps` replaces: from class 0, keeping only strictly larger values.
+    static func scanned(_ row: ArraySlice<Float>) -> (best: Int, second: Int) {
+        let p = Array(row)
+        var best = 0, second = -1
+        var bestP = p[0], secondP = -Float.infinity
+        for k in 1..<p.count where p[k] > secondP {
+            if p[k] > bestP {
+                (second, secondP) = (best, bestP)
+                (best, bestP) = (k, p[k])
+            } else {
+                (second, secondP) = (k, p[k])
+            }
+        }
+        return (best, second)
+    }
+
+    @Test("the arg-max and runner-up of every step as the scan finds them, ties included", arguments: [1, 2, 5, 16, 17, 40, 18385])
+    func asScanned(classes: Int) {
+        var rng = SplitMix64(seed: UInt64(classes))
+        let steps = 30
+        // Few distinct values, so that ties are frequent; some rows with the largest value first or last.
+        var p = (0..<(steps * classes)).map { _ in Float(rng.next() % 6) / 8 }
+        p[0] = 1  // step 0: the largest value at class 0
+        p[2 * classes - 1] = 1  // step 1: at the last class
+        let top = p.withUnsafeBufferPointer { CTCSteps($0, steps: steps, classes: classes) }
+        for t in 0..<steps {
+            let row = p[(t * classes)..<((t + 1) * classes)]
+            let expected = Self.scanned(row)
+            #expect(top.best[t] == expected.best && top.second[t] == expected.second, "step \(t)")
+            #expect(top.bestProbability[t] == row[row.startIndex + expected.best])
+            if expected.second >= 0 { #expect(top.secondProbability[t] == row[row.startIndex + expected.second]) }
+        }
+    }
+}
+
