@@ -53,8 +53,9 @@ enum SecondLook {
     /// quad (one pixel more on every side, for bilinear sampling), so it holds the pixels
     /// `perspectiveCrop(page.decode(), quad:)` would give. The rectangles are cut from `decoded` (the page as
     /// decoded for the first crops) when it is given, else from `page` decoded again strip by strip; either way
-    /// the same pixels, sampled the same way. Throws `ImageError` naming the file.
-    static func crops(of quads: [Quad], from page: ImageSource, decoded: RGBImage? = nil) throws -> [RGBImage] {
+    /// the same pixels, sampled the same way. The crops are warped on up to `threads` threads at once.
+    /// Throws `ImageError` naming the file.
+    static func crops(of quads: [Quad], from page: ImageSource, decoded: RGBImage? = nil, threads: Int = 1) throws -> [RGBImage] {
         let boxes = quads.map { q -> PixelBox in
             let b = q.bounds
             return LineCrop.clamped(PixelBox(x1: b.x0 - 1, y1: b.y0 - 1, x2: b.x1 + 2, y2: b.y1 + 2),
@@ -62,7 +63,7 @@ enum SecondLook {
         }
         let regions = try decoded.map { image in boxes.map { image.cropped(x: $0.x1, y: $0.y1, width: $0.width, height: $0.height) } }
             ?? page.decodeRegions(boxes)
-        return zip(quads, zip(boxes, regions)).map { quad, cut in
+        return try parallelMap(Array(zip(quads, zip(boxes, regions))), threads: threads) { quad, cut in
             let (box, region) = cut
             let dx = Double(box.x1), dy = Double(box.y1)
             let p = quad.points.map { Point(x: $0.x - dx, y: $0.y - dy) }
