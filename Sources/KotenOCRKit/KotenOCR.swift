@@ -30,7 +30,8 @@ public final class KotenOCR: @unchecked Sendable {
         self.configuration = configuration
         self.diagnostics = diagnostics
         store = try ModelStore(budgetBytes: configuration.memoryBudgetBytes, sessionOptions: configuration.sessionOptions,
-                               limiter: InferenceLimiter(limit: configuration.maxConcurrentInferences))
+                               limiter: InferenceLimiter(limit: configuration.maxConcurrentInferences),
+                               optimisedModels: configuration.optimisedModelCache.map(OptimisedModelCache.init(directory:)))
         pressure = MemoryPressureMonitor(store: store)
         if configuration.watchMemoryPressure {
             pressure.start(MemoryPressureMonitor.defaultSources(budgetBytes: store.budgetBytes))

@@ -23,6 +23,8 @@ package struct ServeOptions: Sendable {
     package var workDir: String?
     package var maxPixels = ImageSource.defaultMaxPixels
     package var showHelp = false
+    /// `--no-model-cache`: optimise every model at every load (`OCRConfiguration.optimisedModelCache`).
+    package var modelCache = true
 
     package struct UsageError: Error, CustomStringConvertible {
         package let description: String
@@ -81,6 +83,7 @@ package struct ServeOptions: Sendable {
             case "--token-file": o.tokenFile = try next()
             case "--cors-origin": o.corsOrigin = try next()
             case "--work-dir": o.workDir = try next()
+            case "--no-model-cache": o.modelCache = false
             default: throw UsageError(description: "serve: unknown option \(arg) (see koten-ocr serve --help)")
             }
             i += 1
@@ -116,6 +119,7 @@ package struct ServeOptions: Sendable {
           --cors-origin ORIGIN allow this browser origin (default: no CORS headers)
           --work-dir DIR       where jobs and their results live (default: ~/.local/share/koten-ocr/serve);
                                unfinished jobs there resume when the server starts
+          --no-model-cache     keep no optimised copy of the models (as for koten-ocr)
       -h, --help               this help
     """
 }

@@ -35,6 +35,8 @@ struct Arguments {
     /// `--diagnostics FILE`: also write this run's diagnostics payload to FILE; `--no-diagnostics`: collect none.
     var diagnosticsFile: String?
     var diagnostics = true
+    /// `--no-model-cache`: optimise every model at every load and keep nothing (`OCRConfiguration.optimisedModelCache`).
+    var modelCache = true
     /// `--iiif-size`: the size of each canvas's image (docs/iiif.md).
     var iiifSize = IIIFImageSize.longSide(IIIFImageSize.defaultLongSide)
     /// `--iiif-base URL`: where the output folder is served (the ids of `--format iiif`'s documents).
@@ -164,6 +166,7 @@ struct Arguments {
                 case "-q", "--quiet": a.quiet = true
                 case "--diagnostics": a.diagnosticsFile = try next()
                 case "--no-diagnostics": a.diagnostics = false
+                case "--no-model-cache": a.modelCache = false
                 default: throw UsageError(description: "unknown option \(arg) (see --help)")
                 }
             }
@@ -273,6 +276,9 @@ struct Arguments {
       -q, --quiet              no progress display
           --diagnostics FILE   also write this run's diagnostics payload (JSON) to FILE
           --no-diagnostics     collect no diagnostics (no run marker, crash record or payload)
+          --no-model-cache     keep no optimised copy of the models (by default each model's optimised form is
+                               kept in ~/.cache/koten-ocr/optimised-models, or $KOTEN_OCR_CACHE_DIR, and loads
+                               in about half the time; docs/performance.md)
       -h, --help               this help
           --version            version of koten-ocr and ONNX Runtime
 

@@ -54,6 +54,7 @@ enum CLI {
         config.ppocrVerticalPunctuation = arguments.verticalPunctuation
         config.readingOrder = arguments.readingOrder
         config.pageRotation = arguments.pageRotation
+        config.optimisedModelCache = arguments.modelCache ? OptimisedModelCache.defaultDirectory() : nil
         let diagnostics = DiagnosticsCommand.begin(arguments)
         let engine: KotenOCR
         do {

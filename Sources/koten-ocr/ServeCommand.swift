@@ -30,6 +30,7 @@ enum ServeCommand {
         var config = OCRConfiguration(mode: mode, models: models, memoryBudgetBytes: options.memoryBudget,
                                       maxPixels: options.maxPixels, tuneAllocator: true)
         config.watchMemoryPressure = true
+        config.optimisedModelCache = options.modelCache ? OptimisedModelCache.defaultDirectory() : nil
         let engine: KotenOCR
         do {
             engine = try KotenOCR(configuration: config)

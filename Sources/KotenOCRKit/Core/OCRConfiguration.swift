@@ -51,6 +51,13 @@ public struct OCRConfiguration: Sendable {
     /// application opts in (`koten-ocr` does; docs/memory-design.md says what it saves). Stage boundaries
     /// return freed heap pages to the system (`malloc_trim`) either way.
     public var tuneAllocator: Bool
+    /// A folder where ONNX Runtime's optimised form of each model is kept between processes, so that a model loads
+    /// without its graph being optimised again: about half of every session's load (the PP-OCRv5 models 0.24 →
+    /// 0.11 s; docs/performance.md, "Start-up: the optimised models kept"). The first load of a model writes its
+    /// entry; a replaced model file, another ONNX Runtime or another CPU gets its own. Nil (default): every load
+    /// optimises the graph and nothing is written. The command line uses `OptimisedModelCache.defaultDirectory()`
+    /// (`~/.cache/koten-ocr/optimised-models`) unless `--no-model-cache`; an app may give its caches folder.
+    public var optimisedModelCache: URL? = nil
     /// Stages supplied in place of a mode's own, by mode (tests, apps), e.g.
     /// `[.ppocr: StageOverrides(detector: myDetector)]`; a mode without an entry uses its own stages.
     /// Checked when the mode's pipeline is built (`StageError.mismatch`).

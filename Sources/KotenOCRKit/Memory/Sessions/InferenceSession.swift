@@ -17,12 +17,24 @@ final class InferenceSession: @unchecked Sendable {
     /// The model's file name, under which its runs are timed (`ModelRunTimes`).
     private let model: String
 
-    /// Loads `url` (an .onnx file). Throws `InferenceError.ortFailure` with ORT's message (missing file,
-    /// invalid model, unsupported opset, ...).
-    init(contentsOf url: URL, options: SessionOptions, stage: ModelStage, environment: InferenceEnvironment) throws {
+    /// Loads `url`: an .onnx file, or with `optimised` a model already optimised in ONNX Runtime's own format
+    /// (`OptimisedModelCache`). `saveOptimised`: where ONNX Runtime writes the optimised model, in its own format,
+    /// while it creates the session. `name`: the model's file name its runs are timed under (`url`'s by default).
+    /// Throws `InferenceError.ortFailure` with ORT's message (missing file, invalid model, unsupported opset, ...).
+    init(contentsOf url: URL, options: SessionOptions, stage: ModelStage, environment: InferenceEnvironment,
+         optimised: Bool = false, saveOptimised: URL? = nil, name: String? = nil) throws {
         let api = try ORT.table()
         let optionsHandle = try options.makeHandle(for: stage)
         defer { api.ReleaseSessionOptions?(optionsHandle) }
+        let configure = try ORT.fn(api.AddSessionConfigEntry, "AddSessionConfigEntry")
+        if optimised {
+            try ORT.check(configure(optionsHandle, "session.load_model_format", "ORT"), "AddSessionConfigEntry")
+        }
+        if let saveOptimised {
+            try ORT.check(configure(optionsHandle, "session.save_model_format", "ORT"), "AddSessionConfigEntry")
+            try ORT.check(try ORT.fn(api.SetOptimizedModelFilePath, "SetOptimizedModelFilePath")(optionsHandle, saveOptimised.path),
+                          "SetOptimizedModelFilePath")
+        }
         var session: OpaquePointer?
         try ORT.check(try ORT.fn(api.CreateSession, "CreateSession")(environment.handle, url.path, optionsHandle, &session),
                       "CreateSession(\(url.lastPathComponent))")
@@ -41,7 +53,7 @@ final class InferenceSession: @unchecked Sendable {
             throw error
         }
         handle = session
-        model = url.lastPathComponent
+        model = name ?? url.lastPathComponent
     }
 
     deinit {

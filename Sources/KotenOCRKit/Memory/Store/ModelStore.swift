@@ -65,10 +65,12 @@ public actor ModelStore {
     var history: [ModelStoreEvent] = []
 
     /// Creates a store with ONNX Runtime sessions. `budgetBytes` nil takes `MemoryBudget.automatic()` (cgroup
-    /// limit or physical memory). Throws `InferenceError` if ONNX Runtime cannot start.
+    /// limit or physical memory); `optimisedModels`: where each model's optimised form is kept between processes
+    /// (`OptimisedModelCache`; nil: optimised at every load). Throws `InferenceError` if ONNX Runtime cannot start.
     package init(budgetBytes: Int? = nil, sessionOptions: SessionOptions = SessionOptions(),
-                limiter: InferenceLimiter = InferenceLimiter()) throws {
-        let loader = try ORTSessionLoader()
+                limiter: InferenceLimiter = InferenceLimiter(), optimisedModels: OptimisedModelCache? = nil) throws {
+        let loader = try ORTSessionLoader(optimisedModels: optimisedModels,
+                                          writesOptimised: !MemoryBudget.isTight(explicit: budgetBytes))
         // The library pages start-up touched (ONNX Runtime's kernel registrations above all) are unmapped before the
         // baseline is read: a page is charged for the code it uses (MappedLibraryPages).
         MappedLibraryPages.release()

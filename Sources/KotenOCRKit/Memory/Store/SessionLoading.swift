@@ -1,3 +1,5 @@
+import Foundation
+
 /// A loaded model as the store lends it to stages: its inputs and outputs, and a run.
 ///
 /// `InferenceSession` (ONNX Runtime) is the real one; the store's unit tests use sessions of set sizes.
@@ -23,20 +25,59 @@ protocol SessionLoading: Sendable {
     func load(_ model: ModelDescriptor, options: SessionOptions) throws -> (session: any InferenceRunning, residentBytes: Int)
 }
 
-/// The real loader: ONNX Runtime sessions in the process-wide environment.
+/// The real loader: ONNX Runtime sessions in the process-wide environment, each model's optimised form kept in
+/// `optimisedModels` when there is one (`OptimisedModelCache`).
 struct ORTSessionLoader: SessionLoading {
     let environment: InferenceEnvironment
+    let optimisedModels: OptimisedModelCache?
+    /// Whether a load may write a missing entry of `optimisedModels` (not under a tight budget: writing holds the
+    /// serialised model beside the session for a moment, the rec model's load 19 → 29 MB, which the load's room
+    /// does not count).
+    let writesOptimised: Bool
 
     /// Starts ONNX Runtime (once per process). Throws `InferenceError` if it cannot.
-    init() throws { environment = try InferenceEnvironment.shared() }
+    init(optimisedModels: OptimisedModelCache? = nil, writesOptimised: Bool = true) throws {
+        environment = try InferenceEnvironment.shared()
+        self.optimisedModels = optimisedModels
+        self.writesOptimised = writesOptimised
+    }
 
     /// The resident cost is the C allocator's growth during the load (robust to heap reuse), or the resident
     /// growth where the allocator cannot tell (measured: about 1.08 × the file, docs/native-dependencies.md, "Memory").
     func load(_ model: ModelDescriptor, options: SessionOptions) throws -> (session: any InferenceRunning, residentBytes: Int) {
         let before = AllocatorPolicy.bytesInUse() ?? ResidentReader.bytes()
-        let session = try InferenceSession(contentsOf: model.url, options: options, stage: model.stage, environment: environment)
+        let session = try session(for: model, options: options)
         let resident = max(0, (AllocatorPolicy.bytesInUse() ?? ResidentReader.bytes()) - before)
         return (session, resident)
+    }
+
+    /// `model`'s session: from its optimised form when the cache has it; else from its .onnx file, writing the
+    /// optimised form into the cache as it loads (`writesOptimised`). A cache that cannot be written or read is passed by: the model
+    /// loads from its .onnx file, and a failure is the .onnx file's own.
+    private func session(for model: ModelDescriptor, options: SessionOptions) throws -> InferenceSession {
+        func fromFile(saving: URL? = nil) throws -> InferenceSession {
+            try InferenceSession(contentsOf: model.url, options: options, stage: model.stage, environment: environment,
+                                 saveOptimised: saving)
+        }
+        guard let cache = optimisedModels, let entry = cache.entry(for: model.url, level: options.graphOptimisation) else {
+            return try fromFile()
+        }
+        if FileManager.default.fileExists(atPath: entry.path) {
+            if let session = try? InferenceSession(contentsOf: entry, options: options, stage: model.stage, environment: environment,
+                                                   optimised: true, name: model.url.lastPathComponent) {
+                return session
+            }
+            try? FileManager.default.removeItem(at: entry)  // damaged or unreadable: written again below
+        }
+        guard writesOptimised, let temporary = try? cache.temporaryFile(for: entry) else { return try fromFile() }
+        do {
+            let session = try fromFile(saving: temporary)
+            cache.commit(temporary, as: entry, for: model.url)
+            return session
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            return try fromFile()
+        }
     }
 }
 

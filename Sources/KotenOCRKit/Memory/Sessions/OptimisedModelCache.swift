@@ -1,0 +1,107 @@
+import Foundation
+
+/// ONNX Runtime's optimised form of each model file, kept on disk so that a later process loads a model without
+/// optimising its graph again (docs/performance.md, "Start-up: the optimised models kept").
+///
+/// ONNX Runtime optimises a graph when it creates a session (at `GraphOptimisation.all`: node fusions and the
+/// layout of convolutions for this CPU's vector width), which was most of a session's load: the PP-OCRv5 models
+/// loaded in 0.24 s at every start, in 0.11 s from their optimised form, and read every page the same. The first
+/// load of a model writes its optimised form in ONNX Runtime's own format (`session.save_model_format` = ORT) to a
+/// temporary file renamed into place once the session exists; later loads read that file. An entry is named
+/// by the model file's path and its identity (size, modification time, inode, device), ONNX Runtime's version,
+/// the CPU (the optimised layout may use its instructions) and the optimisation level, so a replaced model, another
+/// runtime or another machine's cache is never used; entries of a model's older files are removed when a new one
+/// is written. An entry that fails to load is removed and the model loaded from its .onnx file.
+package struct OptimisedModelCache: Sendable, Hashable {
+    /// The folder of the entries (created, mode 0700, when the first one is written).
+    public let directory: URL
+
+    public init(directory: URL) { self.directory = directory }
+
+    /// The folder the command line uses: `$KOTEN_OCR_CACHE_DIR`, else `$XDG_CACHE_HOME/koten-ocr`, else
+    /// `~/.cache/koten-ocr` (on Apple platforms the user's Caches folder), with `optimised-models` under it. Nil
+    /// without a home folder.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        func nonEmpty(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
+        let root: URL
+        if let explicit = nonEmpty("KOTEN_OCR_CACHE_DIR") {
+            root = URL(fileURLWithPath: explicit, isDirectory: true)
+        } else if let xdg = nonEmpty("XDG_CACHE_HOME") {
+            root = URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("koten-ocr")
+        } else {
+            #if canImport(Darwin)
+            guard let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first else { return nil }
+            root = caches.appendingPathComponent("koten-ocr")
+            #else
+            guard let home = nonEmpty("HOME") else { return nil }
+            root = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/koten-ocr")
+            #endif
+        }
+        return root.appendingPathComponent("optimised-models", isDirectory: true)
+    }
+
+    /// Where `model`'s optimised form for `level` is kept (whether or not it is there yet); nil when the model file
+    /// cannot be examined.
+    func entry(for model: URL, level: SessionOptions.GraphOptimisation) -> URL? {
+        guard let identity = Self.identity(of: model) else { return nil }
+        let key = [identity, ORT.libraryVersion, Self.processor, "\(level)"].joined(separator: "\n")
+        return directory.appendingPathComponent("\(Self.prefix(of: model))-\(Self.digest(key)).ort")
+    }
+
+    /// A file beside the entries to write `entry`'s content into before it is renamed into place.
+    func temporaryFile(for entry: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        return directory.appendingPathComponent(".\(entry.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).tmp")
+    }
+
+    /// Puts the written `temporary` file in place as `entry` and removes the entries of `model`'s other files.
+    func commit(_ temporary: URL, as entry: URL, for model: URL) {
+        guard rename(temporary.path, entry.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            return
+        }
+        let prefix = Self.prefix(of: model) + "-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix(prefix) && name != entry.lastPathComponent {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+
+    /// The entries' names start with a digest of the model's absolute path.
+    private static func prefix(of model: URL) -> String { digest(model.standardizedFileURL.path) }
+
+    private static func digest(_ text: String) -> String { String(SHA256.hex(Data(text.utf8)).prefix(16)) }
+
+    /// The model file's size, modification time (ns), inode and device; nil when it cannot be examined.
+    private static func identity(of model: URL) -> String? {
+        var info = stat()
+        guard stat(model.path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+        #else
+        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        #endif
+        return "\(info.st_size) \(modified) \(info.st_ino) \(info.st_dev)"
+    }
+
+    /// What of the CPU an optimised graph may depend on: on Linux the model name and feature flags of
+    /// `/proc/cpuinfo`, elsewhere the architecture.
+    private static let processor: String = {
+        #if os(Linux)
+        if let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) {
+            let wanted = text.split(separator: "\n").filter { $0.hasPrefix("model name") || $0.hasPrefix("flags") || $0.hasPrefix("Features") }
+            // The first processor's lines (every processor of a machine is alike for this purpose).
+            var seen = Set<Substring>(), first: [Substring] = []
+            for line in wanted {
+                let key = line.prefix { $0 != ":" }
+                if seen.insert(key).inserted { first.append(line) }
+            }
+            if !first.isEmpty { return first.joined(separator: "\n") }
+        }
+        #endif
+        var name = utsname()
+        uname(&name)
+        return withUnsafeBytes(of: &name.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }()
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import KotenOCRKit
+
+/// `OptimisedModelCache` with the real PP-OCRv5 models and ONNX Runtime: the entries written at the first load,
+/// read at the next, a damaged one passed by and written again, a replaced model given its own, none written
+/// under a tight budget; the page read the same every way.
+@Suite("Optimised model cache")
+struct OptimisedModelCacheTests {
+    static let page = TestPaths.image("ndlocr-lite-rs/scaned0.png")
+
+    /// A copy of the PP-OCRv5 model folder (its files may be touched) and an empty cache folder.
+    static func scene() throws -> (models: URL, cache: URL) {
+        let root = try TestPaths.temporaryDirectory("optimised-cache")
+        let models = root.appendingPathComponent("models/ppocr")
+        try FileManager.default.createDirectory(at: models.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try TestPaths.ppocrModels().root.appendingPathComponent("ppocr"), to: models)
+        return (models.deletingLastPathComponent(), root.appendingPathComponent("cache"))
+    }
+
+    /// The page's lines (text and polygon) read by a fresh engine over `models` with `cache` (nil: none).
+    static func read(models: URL, cache: URL?, budget: Int? = nil) async throws -> [String] {
+        var config = OCRConfiguration(mode: .ppocr, models: ModelDirectory(root: models), memoryBudgetBytes: budget)
+        config.optimisedModelCache = cache
+        config.watchMemoryPressure = false
+        let engine = try KotenOCR(configuration: config)
+        let result = try await engine.read(page)
+        return result.lines.map { "\($0.text) \($0.polygon)" }
+    }
+
+    static func entries(_ cache: URL) -> [String: Date] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []
+        return Dictionary(uniqueKeysWithValues: names.map { name in
+            let url = cache.appendingPathComponent(name)
+            return (name, (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? .distantPast)
+        })
+    }
+
+    @Test("written at the first load, read at the next; a damaged entry is passed by and written again; the page reads the same")
+    func writtenThenRead() async throws {
+        let (models, cache) = try Self.scene()
+        let plain = try await Self.read(models: models, cache: nil)
+        #expect(!plain.isEmpty)
+        #expect(try await Self.read(models: models, cache: cache) == plain)
+        let written = Self.entries(cache)
+        #expect(written.count == 3 && written.keys.allSatisfy { $0.hasSuffix(".ort") }, "\(written.keys.sorted())")
+        #expect(try await Self.read(models: models, cache: cache) == plain)
+        #expect(Self.entries(cache) == written)  // read, not written again
+        // A damaged entry: the model loads from its .onnx file and the entry is written again, whole.
+        let damaged = try #require(written.keys.sorted().first)
+        let damagedURL = cache.appendingPathComponent(damaged)
+        try Data("not a model".utf8).write(to: damagedURL)
+        #expect(try await Self.read(models: models, cache: cache) == plain)
+        let size = try FileManager.default.attributesOfItem(atPath: damagedURL.path)[.size] as? Int ?? 0
+        #expect(size > 1_000_000)
+        #expect(Set(Self.entries(cache).keys) == Set(written.keys))
+    }
+
+    @Test("a replaced model file gets its own entry and its old one is removed; none is written under a tight budget")
+    func replacedAndTight() async throws {
+        let (models, cache) = try Self.scene()
+        _ = try await Self.read(models: models, cache: cache)
+        let before = Set(Self.entries(cache).keys)
+        let recogniser = models.appendingPathComponent("ppocr/ppocrv5_rec.onnx")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: recogniser.path)
+        _ = try await Self.read(models: models, cache: cache)
+        let after = Set(Self.entries(cache).keys)
+        #expect(after.count == 3)
+        #expect(before.subtracting(after).count == 1 && after.subtracting(before).count == 1)
+
+        let tight = cache.appendingPathComponent("tight")
+        // An explicit budget below the machine's memory (above this test process's own resident memory).
+        _ = try await Self.read(models: models, cache: tight, budget: ResidentReader.bytes() + 1_000_000_000)
+        #expect(Self.entries(tight).isEmpty)
+    }
+
+    @Test("the command line's folder: $KOTEN_OCR_CACHE_DIR, else $XDG_CACHE_HOME/koten-ocr, else ~/.cache/koten-ocr")
+    func defaultDirectory() {
+        #expect(OptimisedModelCache.defaultDirectory(environment: ["KOTEN_OCR_CACHE_DIR": "/c", "XDG_CACHE_HOME": "/x", "HOME": "/h"])?.path
+                == "/c/optimised-models")
+        #expect(OptimisedModelCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x", "HOME": "/h"])?.path
+                == "/x/koten-ocr/optimised-models")
+        #if os(Linux)
+        #expect(OptimisedModelCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "", "HOME": "/h"])?.path
+                == "/h/.cache/koten-ocr/optimised-models")
+        #expect(OptimisedModelCache.defaultDirectory(environment: [:]) == nil)
+        #endif
+    }
+}
