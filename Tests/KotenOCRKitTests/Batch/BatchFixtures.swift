@@ -106,6 +106,7 @@ enum BatchFixtures {
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         if environment["KOTEN_OCR_STATE_DIR"] == nil { environment["KOTEN_OCR_STATE_DIR"] = testStateDirectory.path }
+        if environment["KOTEN_OCR_CACHE_DIR"] == nil { environment["KOTEN_OCR_CACHE_DIR"] = testCacheDirectory.path }
         process.environment = environment
         if let directory { process.currentDirectoryURL = directory }
         if let stdin { process.standardInput = stdin }

@@ -15,6 +15,7 @@ struct DiagnosticsChild {
     func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["KOTEN_OCR_STATE_DIR"] = stateDirectory.path
+        env["KOTEN_OCR_CACHE_DIR"] = testCacheDirectory.path
         env["SWIFT_BACKTRACE"] = "enable=no"
         for key in ["KOTEN_OCR_TEST_PAUSE_STAGE", "KOTEN_OCR_TEST_CRASH", "KOTEN_OCR_TEST_REPORT_HWM"] { env[key] = nil }
         env.merge(extra) { $1 }

@@ -232,6 +232,7 @@ struct IIIFReadingTests {
         var environment = ProcessInfo.processInfo.environment
         environment["KOTEN_OCR_TEST_PAUSE_STAGE"] = stage
         environment["KOTEN_OCR_STATE_DIR"] = testStateDirectory.path
+        environment["KOTEN_OCR_CACHE_DIR"] = testCacheDirectory.path
         process.environment = environment
         let errors = Pipe()
         process.standardError = errors

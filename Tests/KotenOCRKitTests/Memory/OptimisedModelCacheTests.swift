@@ -28,11 +28,12 @@ struct OptimisedModelCacheTests {
         return result.lines.map { "\($0.text) \($0.polygon)" }
     }
 
-    static func entries(_ cache: URL) -> [String: Date] {
+    /// The cache's entries (.ort files), each with its inode: an entry written again is a new file.
+    static func entries(_ cache: URL) -> [String: Int] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []
-        return Dictionary(uniqueKeysWithValues: names.map { name in
+        return Dictionary(uniqueKeysWithValues: names.filter { $0.hasSuffix(".ort") }.map { name in
             let url = cache.appendingPathComponent(name)
-            return (name, (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? .distantPast)
+            return (name, (try? FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int) ?? -1)
         })
     }
 
@@ -56,8 +57,8 @@ struct OptimisedModelCacheTests {
         #expect(Set(Self.entries(cache).keys) == Set(written.keys))
     }
 
-    @Test("a replaced model file gets its own entry and its old one is removed; none is written under a tight budget")
-    func replacedAndTight() async throws {
+    @Test("a replaced model file gets its own entry and its old one goes, so do a removed model's; none is written under a tight budget")
+    func replacedRemovedAndTight() async throws {
         let (models, cache) = try Self.scene()
         _ = try await Self.read(models: models, cache: cache)
         let before = Set(Self.entries(cache).keys)
@@ -67,10 +68,16 @@ struct OptimisedModelCacheTests {
         let after = Set(Self.entries(cache).keys)
         #expect(after.count == 3)
         #expect(before.subtracting(after).count == 1 && after.subtracting(before).count == 1)
+        // Another copy of the models is read after the first copy is deleted: the deleted files' entries go.
+        let (others, _) = try Self.scene()
+        try FileManager.default.removeItem(at: models)
+        _ = try await Self.read(models: others, cache: cache)
+        let third = Set(Self.entries(cache).keys)
+        #expect(third.count == 3 && third.isDisjoint(with: after), "\(third.sorted()) after \(after.sorted())")
 
         let tight = cache.appendingPathComponent("tight")
         // An explicit budget below the machine's memory (above this test process's own resident memory).
-        _ = try await Self.read(models: models, cache: tight, budget: ResidentReader.bytes() + 1_000_000_000)
+        _ = try await Self.read(models: others, cache: tight, budget: ResidentReader.bytes() + 1_000_000_000)
         #expect(Self.entries(tight).isEmpty)
     }
 

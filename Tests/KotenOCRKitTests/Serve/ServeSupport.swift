@@ -20,6 +20,7 @@ final class ServeProcess: @unchecked Sendable {
         var env = ProcessInfo.processInfo.environment
         env["KOTEN_OCR_TEST_SERVE_EXIT_ON_EOF"] = "1"
         env["KOTEN_OCR_STATE_DIR"] = testStateDirectory.path
+        env["KOTEN_OCR_CACHE_DIR"] = testCacheDirectory.path
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let out = Pipe()

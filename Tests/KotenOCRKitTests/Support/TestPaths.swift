@@ -70,6 +70,10 @@ struct ProcessResult {
 /// Diagnostics payloads of CLI runs started by tests go here, not into the user's state directory.
 let testStateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("koten-ocr-test-state-\(getpid())")
 
+/// The optimised models of CLI runs started by tests go here (kept from one test run to the next, like a user's
+/// cache; `OptimisedModelCache` tidies it), not into the user's cache.
+let testCacheDirectory = TestPaths.packageRoot.appendingPathComponent(".build/test-cache")
+
 func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
                 directory: URL? = nil, input: URL? = nil) throws -> ProcessResult {
     let p = Process()
@@ -77,6 +81,7 @@ func runProcess(_ executable: URL, _ arguments: [String], environment: [String: 
     p.arguments = arguments
     var env = environment ?? ProcessInfo.processInfo.environment
     if env["KOTEN_OCR_STATE_DIR"] == nil { env["KOTEN_OCR_STATE_DIR"] = testStateDirectory.path }
+    if env["KOTEN_OCR_CACHE_DIR"] == nil { env["KOTEN_OCR_CACHE_DIR"] = testCacheDirectory.path }
     p.environment = env
     if let directory { p.currentDirectoryURL = directory }
     if let input { p.standardInput = try FileHandle(forReadingFrom: input) }

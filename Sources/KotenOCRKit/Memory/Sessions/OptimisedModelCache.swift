@@ -10,8 +10,9 @@ import Foundation
 /// temporary file renamed into place once the session exists; later loads read that file. An entry is named
 /// by the model file's path and its identity (size, modification time, inode, device), ONNX Runtime's version,
 /// the CPU (the optimised layout may use its instructions) and the optimisation level, so a replaced model, another
-/// runtime or another machine's cache is never used; entries of a model's older files are removed when a new one
-/// is written. An entry that fails to load is removed and the model loaded from its .onnx file.
+/// runtime or another machine's cache is never used. When an entry is written, the folder is tidied: the model's
+/// older entries, the entries of model files no longer there, and past `limitBytes` the least recently used go.
+/// An entry that fails to load is removed and the model loaded from its .onnx file.
 package struct OptimisedModelCache: Sendable, Hashable {
     /// The folder of the entries (created, mode 0700, when the first one is written).
     public let directory: URL
@@ -55,16 +56,58 @@ package struct OptimisedModelCache: Sendable, Hashable {
         return directory.appendingPathComponent(".\(entry.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).tmp")
     }
 
-    /// Puts the written `temporary` file in place as `entry` and removes the entries of `model`'s other files.
+    /// Puts the written `temporary` file in place as `entry`, records which model file it is of, and tidies the
+    /// folder (`tidy`).
     func commit(_ temporary: URL, as entry: URL, for model: URL) {
         guard rename(temporary.path, entry.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
             return
         }
-        let prefix = Self.prefix(of: model) + "-"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for name in names where name.hasPrefix(prefix) && name != entry.lastPathComponent {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        let prefix = Self.prefix(of: model)
+        try? Data(model.standardizedFileURL.path.utf8).write(to: directory.appendingPathComponent(prefix + ".source"), options: .atomic)
+        tidy(keeping: entry, of: prefix)
+    }
+
+    /// Marks `entry` used now (the folder is trimmed least recently used first).
+    func touch(_ entry: URL) { _ = utimes(entry.path, nil) }
+
+    /// The most bytes of entries kept: every mode's models twice over (PP-OCRv5 29 MB, NDLOCR-Lite's four about
+    /// 160 MB, Koten's two about 80 MB).
+    static let limitBytes = 512_000_000
+
+    /// Removes `prefix`'s entries but `entry` (a model file's older forms), the entries of model files that are no
+    /// longer there (a `.source` file names each model), temporary files an hour old (a writer killed), and then
+    /// the least recently used entries while they hold more than `limitBytes`.
+    private func tidy(keeping entry: URL, of prefix: String) {
+        let files = FileManager.default
+        let names = (try? files.contentsOfDirectory(atPath: directory.path)) ?? []
+        func remove(_ name: String) { try? files.removeItem(at: directory.appendingPathComponent(name)) }
+        func modified(_ name: String) -> Date {
+            (try? files.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.modificationDate] as? Date) ?? .distantPast
+        }
+        var gone: Set<String> = []
+        for name in names where name.hasSuffix(".source") {
+            let owner = String(name.dropLast(".source".count))
+            guard owner != prefix, let path = try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8),
+                  !files.fileExists(atPath: path) else { continue }
+            gone.insert(owner)
+            remove(name)
+        }
+        var kept: [(name: String, used: Date, bytes: Int)] = []
+        for name in names where name.hasSuffix(".ort") {
+            let owner = String(name.prefix { $0 != "-" })
+            if gone.contains(owner) || (owner == prefix && name != entry.lastPathComponent) {
+                remove(name)
+            } else {
+                let bytes = (try? files.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int) ?? 0
+                kept.append((name, modified(name), bytes))
+            }
+        }
+        for name in names where name.hasSuffix(".tmp") && modified(name).timeIntervalSinceNow < -3600 { remove(name) }
+        var total = kept.reduce(0) { $0 + $1.bytes }
+        for old in kept.sorted(by: { $0.used < $1.used }) where total > Self.limitBytes && old.name != entry.lastPathComponent {
+            remove(old.name)
+            total -= old.bytes
         }
     }
 

@@ -65,6 +65,7 @@ struct ORTSessionLoader: SessionLoading {
         if FileManager.default.fileExists(atPath: entry.path) {
             if let session = try? InferenceSession(contentsOf: entry, options: options, stage: model.stage, environment: environment,
                                                    optimised: true, name: model.url.lastPathComponent) {
+                cache.touch(entry)
                 return session
             }
             try? FileManager.default.removeItem(at: entry)  // damaged or unreadable: written again below
