@@ -277,8 +277,9 @@ struct Arguments {
           --diagnostics FILE   also write this run's diagnostics payload (JSON) to FILE
           --no-diagnostics     collect no diagnostics (no run marker, crash record or payload)
           --no-model-cache     keep no optimised copy of the models (by default each model's optimised form is
-                               kept in ~/.cache/koten-ocr/optimised-models, or $KOTEN_OCR_CACHE_DIR, and loads
-                               in about half the time; docs/performance.md)
+                               kept in $KOTEN_OCR_CACHE_DIR/optimised-models, else $XDG_CACHE_HOME/koten-ocr/...,
+                               else ~/.cache/koten-ocr/..., and loads in about half the time; nothing is written
+                               under --memory-budget below the machine's memory; docs/performance.md)
       -h, --help               this help
           --version            version of koten-ocr and ONNX Runtime
 

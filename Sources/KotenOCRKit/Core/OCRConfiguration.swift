@@ -53,7 +53,7 @@ public struct OCRConfiguration: Sendable {
     public var tuneAllocator: Bool
     /// A folder where ONNX Runtime's optimised form of each model is kept between processes, so that a model loads
     /// without its graph being optimised again: about half of every session's load (the PP-OCRv5 models 0.24 →
-    /// 0.11 s; docs/performance.md, "Start-up: the optimised models kept"). The first load of a model writes its
+    /// 0.14 s; docs/performance.md, "Start-up: the optimised models kept"). The first load of a model writes its
     /// entry; a replaced model file, another ONNX Runtime or another CPU gets its own. Nil (default): every load
     /// optimises the graph and nothing is written. The command line uses `OptimisedModelCache.defaultDirectory()`
     /// (`~/.cache/koten-ocr/optimised-models`) unless `--no-model-cache`; an app may give its caches folder.

@@ -47,14 +47,24 @@ struct OptimisedModelCacheTests {
         #expect(written.count == 3 && written.keys.allSatisfy { $0.hasSuffix(".ort") }, "\(written.keys.sorted())")
         #expect(try await Self.read(models: models, cache: cache) == plain)
         #expect(Self.entries(cache) == written)  // read, not written again
-        // A damaged entry: the model loads from its .onnx file and the entry is written again, whole.
-        let damaged = try #require(written.keys.sorted().first)
-        let damagedURL = cache.appendingPathComponent(damaged)
-        try Data("not a model".utf8).write(to: damagedURL)
+        // Damaged entries: bytes flipped inside every entry (ONNX Runtime would load them and read every line wrong)
+        // and one replaced by text. Each is passed by, the model loaded from its .onnx file, the entry written again.
+        for (name, _) in written {
+            let url = cache.appendingPathComponent(name)
+            var bytes = try Data(contentsOf: url)
+            for offset in stride(from: bytes.count / 2, to: bytes.count / 2 + 256, by: 4) { bytes[offset] ^= 0x40 }
+            try bytes.write(to: url)
+        }
         #expect(try await Self.read(models: models, cache: cache) == plain)
-        let size = try FileManager.default.attributesOfItem(atPath: damagedURL.path)[.size] as? Int ?? 0
-        #expect(size > 1_000_000)
-        #expect(Set(Self.entries(cache).keys) == Set(written.keys))
+        let rewritten = Self.entries(cache)
+        #expect(rewritten.count == 3 && rewritten.allSatisfy { written[$0.key] != $0.value }, "\(rewritten) after \(written)")
+        let textual = try #require(rewritten.keys.sorted().first)
+        try Data("not a model".utf8).write(to: cache.appendingPathComponent(textual))
+        #expect(try await Self.read(models: models, cache: cache) == plain)
+        #expect(Self.entries(cache).count == 3)
+        #expect(Self.entries(cache).keys.allSatisfy { name in
+            OptimisedModelCache(directory: cache).isWhole(cache.appendingPathComponent(name))
+        })
     }
 
     @Test("a replaced model file gets its own entry and its old one goes, so do a removed model's; none is written under a tight budget")
@@ -79,6 +89,32 @@ struct OptimisedModelCacheTests {
         // An explicit budget below the machine's memory (above this test process's own resident memory).
         _ = try await Self.read(models: others, cache: tight, budget: ResidentReader.bytes() + 1_000_000_000)
         #expect(Self.entries(tight).isEmpty)
+    }
+
+    @Test("the checksum: every flipped bit and a moved block change it, a file's tail counts, a FIFO is no entry")
+    func checksum() throws {
+        let dir = try TestPaths.temporaryDirectory("optimised-checksum")
+        let file = dir.appendingPathComponent("x.ort")
+        var bytes = (0..<(3 << 20) + 13).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+        try Data(bytes).write(to: file)
+        let sum = try #require(OptimisedModelCache.checksum(of: file))
+        #expect(sum.count == 40)
+        var seen: Set<String> = [sum]
+        for offset in [0, 31, 32, 1 << 20, (3 << 20) + 12] {
+            bytes[offset] ^= 1
+            try Data(bytes).write(to: file)
+            seen.insert(try #require(OptimisedModelCache.checksum(of: file)))
+            bytes[offset] ^= 1
+        }
+        let (i, j) = (5, 37 + (1 << 20))  // two bytes of two blocks swapped: the same bytes, in another order
+        try #require(bytes[i] != bytes[j])
+        bytes.swapAt(i, j)
+        try Data(bytes).write(to: file)
+        seen.insert(try #require(OptimisedModelCache.checksum(of: file)))
+        #expect(seen.count == 7)
+        let fifo = dir.appendingPathComponent("fifo.ort")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        #expect(OptimisedModelCache.checksum(of: fifo) == nil)
     }
 
     @Test("the command line's folder: $KOTEN_OCR_CACHE_DIR, else $XDG_CACHE_HOME/koten-ocr, else ~/.cache/koten-ocr")

@@ -59,21 +59,22 @@ struct ORTSessionLoader: SessionLoading {
             try InferenceSession(contentsOf: model.url, options: options, stage: model.stage, environment: environment,
                                  saveOptimised: saving)
         }
-        guard let cache = optimisedModels, let entry = cache.entry(for: model.url, level: options.graphOptimisation) else {
+        guard let cache = optimisedModels, let key = cache.key(for: model.url, level: options.graphOptimisation) else {
             return try fromFile()
         }
-        if FileManager.default.fileExists(atPath: entry.path) {
-            if let session = try? InferenceSession(contentsOf: entry, options: options, stage: model.stage, environment: environment,
+        if let entry = cache.entry(for: key) {
+            if cache.isWhole(entry),
+               let session = try? InferenceSession(contentsOf: entry, options: options, stage: model.stage, environment: environment,
                                                    optimised: true, name: model.url.lastPathComponent) {
                 cache.touch(entry)
                 return session
             }
-            try? FileManager.default.removeItem(at: entry)  // damaged or unreadable: written again below
+            cache.remove(entry)  // damaged or unreadable: written again below
         }
-        guard writesOptimised, let temporary = try? cache.temporaryFile(for: entry) else { return try fromFile() }
+        guard writesOptimised, let temporary = try? cache.temporaryFile(for: key) else { return try fromFile() }
         do {
             let session = try fromFile(saving: temporary)
-            cache.commit(temporary, as: entry, for: model.url)
+            cache.commit(temporary, key: key, for: model.url)
             return session
         } catch {
             try? FileManager.default.removeItem(at: temporary)
