@@ -106,7 +106,7 @@ package struct OptimisedModelCache: Sendable, Hashable {
     private func tidy(keeping entry: URL, of prefix: String) {
         let files = FileManager.default
         let names = (try? files.contentsOfDirectory(atPath: directory.path)) ?? []
-        func remove(_ name: String) { try? files.removeItem(at: directory.appendingPathComponent(name)) }
+        func removeFile(_ name: String) { try? files.removeItem(at: directory.appendingPathComponent(name)) }
         func modified(_ name: String) -> Date { Self.modified(directory.appendingPathComponent(name)) }
         var gone: Set<String> = []
         for name in names where name.hasSuffix(".source") {
@@ -114,22 +114,22 @@ package struct OptimisedModelCache: Sendable, Hashable {
             guard owner != prefix, let path = try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8),
                   !files.fileExists(atPath: path) else { continue }
             gone.insert(owner)
-            remove(name)
+            removeFile(name)
         }
         var kept: [(name: String, used: Date, bytes: Int)] = []
         for name in names where name.hasSuffix(".ort") {
             let owner = String(name.prefix { $0 != "-" })
             if gone.contains(owner) || (owner == prefix && name != entry.lastPathComponent) {
-                remove(name)
+                removeFile(name)
             } else {
                 let bytes = (try? files.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int) ?? 0
                 kept.append((name, modified(name), bytes))
             }
         }
-        for name in names where name.hasSuffix(".tmp") && modified(name).timeIntervalSinceNow < -3600 { remove(name) }
+        for name in names where name.hasSuffix(".tmp") && modified(name).timeIntervalSinceNow < -3600 { removeFile(name) }
         var total = kept.reduce(0) { $0 + $1.bytes }
         for old in kept.sorted(by: { $0.used < $1.used }) where total > Self.limitBytes && old.name != entry.lastPathComponent {
-            remove(old.name)
+            removeFile(old.name)
             total -= old.bytes
         }
     }

@@ -5,16 +5,8 @@
 /// glyphs are). Reference: docs/reference-pipelines.md §4 step 4; the decoder itself is unchanged.
 enum CTCAlignment {
     /// The centre of each emitted character as a fraction of `contentWidth` (the line's width in the recogniser's
-    /// input before its right padding), clamped to [0, 1]. `p` is [steps × classes] row-major; classes at or
-    /// beyond `keyCount` are never emitted (as in `CTCDecoder`).
-    static func centres(_ p: UnsafeBufferPointer<Float>, steps: Int, classes: Int, keyCount: Int,
-                        tensorWidth: Int, contentWidth: Int) -> [Double] {
-        guard steps > 0, classes > 0, p.count >= steps * classes else { return [] }
-        return centres(CTCSteps(p, steps: steps, classes: classes).best, keyCount: keyCount, tensorWidth: tensorWidth,
-                       contentWidth: contentWidth)
-    }
-
-    /// The same from each step's arg-max class (`CTCSteps.best`).
+    /// input before its right padding), clamped to [0, 1], from each step's arg-max class (`CTCSteps.best`); classes
+    /// at or beyond `keyCount` are never emitted (as in `CTCDecoder`).
     static func centres(_ best: [Int], keyCount: Int, tensorWidth: Int, contentWidth: Int) -> [Double] {
         let steps = best.count
         guard steps > 0, contentWidth > 0 else { return [] }

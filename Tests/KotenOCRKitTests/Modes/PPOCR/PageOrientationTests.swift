@@ -100,7 +100,7 @@ import Testing
         var p = [Float](repeating: 0, count: 8 * 4)
         for (t, k) in path.enumerated() { p[t * 4 + k] = 1 }
         let centres = p.withUnsafeBufferPointer {
-            CTCAlignment.centres($0, steps: 8, classes: 4, keyCount: 3, tensorWidth: 320, contentWidth: 240)
+            CTCAlignment.centres(CTCSteps($0, steps: 8, classes: 4).best, keyCount: 3, tensorWidth: 320, contentWidth: 240)
         }
         #expect(centres == [80.0 / 240, 200.0 / 240])
         let decoded = CTCDecoder(keys: ["blank", "a", "b"]).decode(p, steps: 8, classes: 4)
