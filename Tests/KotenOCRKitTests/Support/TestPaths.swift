@@ -31,11 +31,35 @@ enum TestPaths {
         return packageRoot.appendingPathComponent(".build/debug/koten-ocr")
     }
 
-    /// A fresh temporary folder.
+    /// A fresh temporary folder, removed with everything in it when the test process exits (a test run used to
+    /// leave about 250 folders in the system's temporary folder).
     static func temporaryDirectory(_ name: String = "koten-ocr-test") throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        TemporaryFolders.shared.add(url)
         return url
+    }
+}
+
+/// The folders `TestPaths.temporaryDirectory` made in this process, removed at its exit.
+final class TemporaryFolders: @unchecked Sendable {
+    static let shared = TemporaryFolders()
+    private let lock = NSLock()
+    private var folders: [URL] = []
+
+    private init() {
+        atexit { TemporaryFolders.shared.removeAll() }
+    }
+
+    func add(_ url: URL) { lock.withLock { folders.append(url) } }
+
+    /// Removes every folder made so far (what cannot be removed stays; nothing is reported at exit).
+    func removeAll() {
+        let made = lock.withLock { () -> [URL] in
+            defer { folders = [] }
+            return folders
+        }
+        for url in made { try? FileManager.default.removeItem(at: url) }
     }
 }
 
