@@ -25,9 +25,11 @@ final class ServeProcess: @unchecked Sendable {
         process.environment = env
         let out = Pipe()
         process.standardOutput = out
-        // Its standard error beside the work directory (`serve-<id>.log`), for a failing test to be read.
+        // Its standard error beside the work directory (`serve-<id>.log`), for a failing test to be read (removed at
+        // exit when empty).
         let log = work.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        RemovedAtExit.shared.add(log, onlyIfEmpty: true)
         process.standardError = (try? FileHandle(forWritingTo: log)) ?? FileHandle.nullDevice
         process.standardInput = stdin
         try process.run()

@@ -31,35 +31,40 @@ enum TestPaths {
         return packageRoot.appendingPathComponent(".build/debug/koten-ocr")
     }
 
-    /// A fresh temporary folder, removed with everything in it when the test process exits (a test run used to
-    /// leave about 250 folders in the system's temporary folder).
+    /// A fresh temporary folder, removed with everything in it when the test process exits (`RemovedAtExit`).
     static func temporaryDirectory(_ name: String = "koten-ocr-test") throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        TemporaryFolders.shared.add(url)
+        RemovedAtExit.shared.add(url)
         return url
     }
 }
 
-/// The folders `TestPaths.temporaryDirectory` made in this process, removed at its exit.
-final class TemporaryFolders: @unchecked Sendable {
-    static let shared = TemporaryFolders()
+/// The temporary folders and files the tests made in this process (`TestPaths.temporaryDirectory`, the
+/// diagnostics state folder, the servers' logs), removed at its exit: a test run used to leave about 250 folders
+/// in the system's temporary folder.
+final class RemovedAtExit: @unchecked Sendable {
+    static let shared = RemovedAtExit()
     private let lock = NSLock()
-    private var folders: [URL] = []
+    private var paths: [(url: URL, onlyIfEmpty: Bool)] = []
 
     private init() {
-        atexit { TemporaryFolders.shared.removeAll() }
+        atexit { RemovedAtExit.shared.removeAll() }
     }
 
-    func add(_ url: URL) { lock.withLock { folders.append(url) } }
+    /// `url` goes at exit; when `onlyIfEmpty`, only if it is an empty file (a log a failing test may need stays).
+    func add(_ url: URL, onlyIfEmpty: Bool = false) { lock.withLock { paths.append((url, onlyIfEmpty)) } }
 
-    /// Removes every folder made so far (what cannot be removed stays; nothing is reported at exit).
+    /// Removes everything added so far (what cannot be removed stays; nothing is reported at exit).
     func removeAll() {
-        let made = lock.withLock { () -> [URL] in
-            defer { folders = [] }
-            return folders
+        let made = lock.withLock { () -> [(url: URL, onlyIfEmpty: Bool)] in
+            defer { paths = [] }
+            return paths
         }
-        for url in made { try? FileManager.default.removeItem(at: url) }
+        for (url, onlyIfEmpty) in made {
+            if onlyIfEmpty, (try? url.resourceValues(forKeys: [.fileSizeKey]))?.fileSize != 0 { continue }
+            try? FileManager.default.removeItem(at: url)
+        }
     }
 }
 
@@ -92,7 +97,11 @@ struct ProcessResult {
 }
 
 /// Diagnostics payloads of CLI runs started by tests go here, not into the user's state directory.
-let testStateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("koten-ocr-test-state-\(getpid())")
+let testStateDirectory: URL = {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("koten-ocr-test-state-\(getpid())")
+    RemovedAtExit.shared.add(url)
+    return url
+}()
 
 /// The optimised models of CLI runs started by tests go here (kept from one test run to the next, like a user's
 /// cache; `OptimisedModelCache` tidies it), not into the user's cache.
