@@ -87,7 +87,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KotenOCRKitTests",
-            dependencies: ["KotenOCRKit", "KotenOCRIIIF", "KotenOCRTestSupport"],
+            dependencies: ["KotenOCRKit", "KotenOCRIIIF", "KotenOCRServer", "KotenOCRTestSupport"],
             exclude: [],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

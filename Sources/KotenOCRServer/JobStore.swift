@@ -28,7 +28,8 @@ final class JobStore: @unchecked Sendable {
         /// Failures of pages already read: a format of a page, the input's PDF (`failures` in the status).
         var failures: [String] = []
         var lines: [Int: Int] = [:]
-        var watchers: [AsyncStream<Data>.Continuation] = []
+        /// The event streams of the clients watching, by watcher (one leaves when its client goes).
+        var watchers: [UUID: AsyncStream<Data>.Continuation] = [:]
         var task: Task<Void, Never>?
 
         init(record: Record, folder: URL, state: State) {
@@ -178,11 +179,11 @@ final class JobStore: @unchecked Sendable {
     private func publish(_ job: Job, end: Bool = false) {
         let data = event(end ? "end" : "progress", job)
         let watchers = lock.withLock { job.watchers }
-        for w in watchers {
+        for w in watchers.values {
             w.yield(data)
             if end { w.finish() }
         }
-        if end { lock.withLock { job.watchers = [] } }
+        if end { lock.withLock { job.watchers = [:] } }
     }
 
     // MARK: POST /v1/jobs
@@ -553,10 +554,17 @@ final class JobStore: @unchecked Sendable {
     }
 
     private func events(_ job: Job) -> HTTPResponse {
-        let (stream, continuation) = AsyncStream.makeStream(of: Data.self)
+        // Every event is a snapshot of the whole job: a client that reads slowly needs only the newest, and one that
+        // stops reading holds one (`StreamedBody` takes the next chunk only once the last has been sent).
+        let (stream, continuation) = AsyncStream.makeStream(of: Data.self, bufferingPolicy: .bufferingNewest(1))
         let finished = lock.withLock { () -> Bool in
             if job.state == .done || job.state == .cancelled { return true }
-            job.watchers.append(continuation)
+            let watcher = UUID()
+            job.watchers[watcher] = continuation
+            // Later, not here: the stream may end while `lock` is held (its last holder released under it).
+            continuation.onTermination = { [lock, weak job] _ in
+                DispatchQueue.global().async { [job] in lock.withLock { _ = job?.watchers.removeValue(forKey: watcher) } }
+            }
             return false
         }
         continuation.yield(event(finished ? "end" : "progress", job))

@@ -63,10 +63,8 @@ package final class MicroHTTPDServer: @unchecked Sendable {
         var status = 0
         var task: Task<Void, Never>?
         let lock = NSLock()
-        // A streamed body: chunks waiting, whether the stream ended, whether the connection waits suspended.
-        var pending = Data()
-        var streamEnded = false
-        var streamSuspended = false
+        // A streamed body, and the task that takes its chunks.
+        var streamed: StreamedBody?
         var pump: Task<Void, Never>?
 
         init(server: MicroHTTPDServer, connection: OpaquePointer, method: String, path: String) {
@@ -250,22 +248,9 @@ package final class MicroHTTPDServer: @unchecked Sendable {
         case .stream(let stream):
             let context = Unmanaged.passRetained(ex).toOpaque()
             made = MHD_create_response_from_callback(UInt64.max, 4096, streamReader, context, streamFree)
-            ex.pump = Task {
-                for await chunk in stream {
-                    let wake = ex.lock.withLock {
-                        ex.pending.append(chunk)
-                        defer { ex.streamSuspended = false }
-                        return ex.streamSuspended
-                    }
-                    if wake { MHD_resume_connection(ex.connection) }
-                }
-                let wake = ex.lock.withLock {
-                    ex.streamEnded = true
-                    defer { ex.streamSuspended = false }
-                    return ex.streamSuspended
-                }
-                if wake { MHD_resume_connection(ex.connection) }
-            }
+            let body = StreamedBody()
+            ex.streamed = body
+            ex.pump = Task { await body.pump(stream) { MHD_resume_connection(ex.connection) } }
         }
         guard let made else { return MHD_Result.NO }
         for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
@@ -274,27 +259,20 @@ package final class MicroHTTPDServer: @unchecked Sendable {
         return result
     }
 
-    /// Content reader of a streamed body: what is pending, the end, or suspend until the pump has more.
+    /// Content reader of a streamed body (`StreamedBody`): the waiting chunk, the end, or suspend until the pump has more.
     fileprivate func readStream(_ ex: Exchange, into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
-        ex.lock.lock()
-        defer { ex.lock.unlock() }
-        if !ex.pending.isEmpty {
-            let n = min(max, ex.pending.count)
-            ex.pending.withUnsafeBytes { raw in
-                if let base = raw.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: n) }
-            }
-            ex.pending.removeFirst(n)
-            return n
+        guard let body = ex.streamed else { return -1 }
+        switch body.read(into: UnsafeMutableRawPointer(buffer), max: max, suspend: { MHD_suspend_connection(ex.connection) }) {
+        case .bytes(let n): return n
+        case .end: return -1  // MHD_CONTENT_READER_END_OF_STREAM
+        case .suspended: return 0
         }
-        if ex.streamEnded { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
-        ex.streamSuspended = true
-        MHD_suspend_connection(ex.connection)
-        return 0
     }
 
     fileprivate func finished(_ ex: Exchange) {
         ex.task?.cancel()
         ex.pump?.cancel()
+        ex.streamed?.close()
         if let processor = ex.postProcessor {
             MHD_destroy_post_processor(processor)
             ex.postProcessor = nil
