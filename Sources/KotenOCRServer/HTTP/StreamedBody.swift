@@ -18,6 +18,8 @@ final class StreamedBody: @unchecked Sendable {
     private var most = 0
     /// The most bytes that ever waited to be sent at once (for the tests).
     var mostPending: Int { lock.withLock { most } }
+    /// Whether the pump waits for its chunk to be sent (for the tests).
+    var pumpWaits: Bool { lock.withLock { sent != nil } }
 
     /// Takes `stream`'s chunks one at a time until it finishes or `close()` is called, each once the previous one
     /// has been read out; then marks the end. `resume` is called (outside the lock) when the reader had suspended.
