@@ -72,6 +72,14 @@ class Browser:
                 return m.get("result", {})
             if "method" in m: self.events.append(m)
 
+    def drain(self, seconds):
+        """Keeps the events that arrive within `seconds` (for a failure's report)."""
+        deadline = time.monotonic() + seconds
+        try:
+            while True: self.events.append(self._read(deadline))
+        except (TimeoutError, RuntimeError, ValueError):
+            pass
+
     def wait_event(self, method, timeout=30, where=lambda p: True):
         deadline = time.monotonic() + timeout
         while True:
@@ -79,6 +87,19 @@ class Browser:
                 if m.get("method") == method and where(m.get("params", {})):
                     return self.events.pop(i)["params"]
             self.events.append(self._read(deadline))
+
+
+def failed_requests(events):
+    """The page's requests that failed below HTTP (no answer), oldest first: `METHOD URL: net::ERROR` (a request the page
+    cancelled itself, such as an EventSource it closed, is left out)."""
+    sent, failed = {}, []
+    for m in events:
+        p = m.get("params", {})
+        if m.get("method") == "Network.requestWillBeSent":
+            sent[p.get("requestId")] = f"{p.get('request', {}).get('method', '')} {p.get('request', {}).get('url', '')}"
+        elif m.get("method") == "Network.loadingFailed" and not p.get("canceled"):
+            failed.append(f"{sent.get(p.get('requestId'), p.get('requestId'))}: {p.get('errorText')}")
+    return failed[-8:]
 
 
 def main():
@@ -102,7 +123,7 @@ def main():
         target = b.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         s = b.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         b.send("Browser.setDownloadBehavior", {"behavior": "allowAndName", "downloadPath": downloads, "eventsEnabled": True})
-        for domain in ("Page", "Runtime", "DOM"):
+        for domain in ("Page", "Runtime", "DOM", "Network"):
             b.send(f"{domain}.enable", session=s)
         b.send("Page.setInterceptFileChooserDialog", {"enabled": True}, session=s)
 
@@ -301,6 +322,9 @@ def main():
         try: b.send("Browser.close", timeout=5)
         except Exception: pass
     except Exception as e:
+        b.drain(1.0)
+        failed = failed_requests(b.events)
+        if failed: e = type(e)(f"{e}; requests that failed: {'; '.join(failed)}")
         try: shot("99-failure")
         except Exception: pass
         try: shutil.copy(os.path.join(profile, "chromium.log"), os.path.join(args.out, "chromium.log"))   # kept for a failure

@@ -10,6 +10,8 @@ final class ServeProcess: @unchecked Sendable {
     let stdin = Pipe()
     let work: URL
     let port: Int
+    /// Its standard error.
+    let log: URL
     var base: String { "http://127.0.0.1:\(port)" }
 
     init(work: URL, _ extra: [String] = [], environment: [String: String] = [:]) throws {
@@ -27,7 +29,7 @@ final class ServeProcess: @unchecked Sendable {
         process.standardOutput = out
         // Its standard error beside the work directory (`serve-<id>.log`), for a failing test to be read (removed at
         // exit when empty).
-        let log = work.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log")
+        log = work.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         RemovedAtExit.shared.add(log, onlyIfEmpty: true)
         process.standardError = (try? FileHandle(forWritingTo: log)) ?? FileHandle.nullDevice
@@ -46,6 +48,18 @@ final class ServeProcess: @unchecked Sendable {
             throw ServeTestError(description: "the server did not start: \(text)")
         }
         self.port = port
+    }
+
+    /// For a failing test's message: whether it still runs (or how it ended), and the end of its standard error.
+    var state: String {
+        let running = process.isRunning
+        let ended = running ? "running" : "ended (\(process.terminationReason == .uncaughtSignal ? "signal" : "status") \(process.terminationStatus))"
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        // A crash's report (Swift's backtracer): from its first line, through the crashed thread's frames.
+        if let crash = text.range(of: "*** Program crashed") {
+            return "server \(ended); its crash report: \(text[crash.lowerBound...].prefix(3000))"
+        }
+        return "server \(ended); its standard error ends: \(text.suffix(1500))"
     }
 
     func kill9() {

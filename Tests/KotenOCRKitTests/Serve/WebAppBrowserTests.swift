@@ -87,7 +87,7 @@ struct WebAppBrowserTests {
                                  [script.path, "--url", server.base + "/", "--out", artifacts.path, "--timeout", "240",
                                   "--refused", notes.path, "--remove", "two-pages.pdf", png.path, pdf.path, columns.path])   // one job each
         print("web app screenshots: \(artifacts.path)")
-        try #require(run.status == 0, "the driver failed: \(run.stderr.suffix(2000))")
+        try #require(run.status == 0, "the driver failed: \(run.stderr.suffix(2000))\n\(server.state)")
         let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
 
         // Self-contained: the page and everything it loaded came from the server.

@@ -16,6 +16,10 @@ enum ALTOWriter {
     static let schema = "http://www.loc.gov/standards/alto/v4/alto-4-3.xsd"
 
     static func document(_ page: PageResult) -> Data {
+        XMLOutput.data { tree(page) }
+    }
+
+    private static func tree(_ page: PageResult) -> XMLElement {
         let root = XMLElement("alto")
         root.declare("", namespace)
         root.declare("xsi", "http://www.w3.org/2001/XMLSchema-instance")
@@ -46,11 +50,11 @@ enum ALTOWriter {
         let pageElement = root.add("Layout").add("Page", ["ID": "page\(page.source.page)", "PHYSICAL_IMG_NR": String(page.source.page),
                                                           "WIDTH": width, "HEIGHT": height, "PROCESSING": "processing1"])
         let space = pageElement.add("PrintSpace", ["HPOS": "0", "VPOS": "0", "WIDTH": width, "HEIGHT": height])
-        guard let union = PageResult.Box.union(lines.map(\.box)) else { return XMLOutput.data(root) }
+        guard let union = PageResult.Box.union(lines.map(\.box)) else { return root }
         let block = space.add("TextBlock", [("ID", "block1")] + position(union))
         block.set("BASEDIRECTION", page.orientation == LineOrientation.vertical.rawValue ? "ttb" : "ltr")
         for line in lines { block.addChild(textLine(line)) }
-        return XMLOutput.data(root)
+        return root
     }
 
     private static func textLine(_ line: FormatLine) -> XMLElement {

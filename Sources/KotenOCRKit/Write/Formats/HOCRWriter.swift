@@ -12,6 +12,10 @@ import FoundationXML
 /// `x_confs` (each character's probability, %). docs/formats.md, "hOCR".
 enum HOCRWriter {
     static func document(_ page: PageResult) -> Data {
+        XMLOutput.data(compactEmpty: true) { tree(page) }
+    }
+
+    private static func tree(_ page: PageResult) -> XMLElement {
         let root = XMLElement("html", ["xml:lang": "ja", "lang": "ja"])
         root.declare("", "http://www.w3.org/1999/xhtml")
         let head = root.add("head")
@@ -27,12 +31,12 @@ enum HOCRWriter {
             + "bbox 0 0 \(page.source.width) \(page.source.height); ppageno \(page.source.page - 1)"
         let pageElement = body.add("div", ["class": "ocr_page", "id": "page_1", "title": pageTitle])
         let lines = page.formatLines
-        guard let union = PageResult.Box.union(lines.map(\.box)) else { return XMLOutput.data(root, compactEmpty: true) }
+        guard let union = PageResult.Box.union(lines.map(\.box)) else { return root }
         let area = pageElement.add("div", ["class": "ocr_carea", "id": "block_1", "title": bbox(union)])
         let paragraph = area.add("p", ["class": "ocr_par", "id": "par_1", "title": bbox(union)])
         if page.orientation == LineOrientation.vertical.rawValue { paragraph.set("style", "writing-mode: vertical-rl") }
         for line in lines { paragraph.addChild(ocrLine(line)) }
-        return XMLOutput.data(root, compactEmpty: true)
+        return root
     }
 
     private static func ocrLine(_ line: FormatLine) -> XMLElement {

@@ -18,6 +18,10 @@ enum PageXMLWriter {
 
     /// `modified`: when the page image last changed (nil: the epoch).
     static func document(_ page: PageResult, modified: Date?) -> Data {
+        XMLOutput.data { tree(page, modified: modified) }
+    }
+
+    private static func tree(_ page: PageResult, modified: Date?) -> XMLElement {
         let root = XMLElement("PcGts")
         root.declare("", namespace)
         root.declare("xsi", "http://www.w3.org/2001/XMLSchema-instance")
@@ -39,7 +43,7 @@ enum PageXMLWriter {
         let pageElement = root.add("Page", ["imageFilename": page.source.path, "imageWidth": String(page.source.width),
                                             "imageHeight": String(page.source.height)])
         let lines = page.formatLines
-        guard let union = PageResult.Box.union(lines.map(\.box)) else { return XMLOutput.data(root) }
+        guard let union = PageResult.Box.union(lines.map(\.box)) else { return root }
         pageElement.add("ReadingOrder").add("OrderedGroup", ["id": "order1"])
             .add("RegionRefIndexed", ["index": "0", "regionRef": "region1"])
         let vertical = page.orientation == LineOrientation.vertical.rawValue
@@ -49,7 +53,7 @@ enum PageXMLWriter {
         let (x0, y0, x1, y1) = (Double(union.x), Double(union.y), Double(union.x + union.width), Double(union.y + union.height))
         region.add("Coords", ["points": FormatNumber.points([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])])
         for line in lines { region.addChild(textLine(line)) }
-        return XMLOutput.data(root)
+        return root
     }
 
     private static func textLine(_ line: FormatLine) -> XMLElement {
