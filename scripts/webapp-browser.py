@@ -10,8 +10,10 @@ page's link, shows the error of a file the server refuses, removes a job, reload
 screenshots (empty page in en and ja, progress, results in ja and en). Prints one JSON object on standard output;
 whatever goes wrong ends it with a one-line message on standard error and exit status 1. Every wait is bounded.
 
-Usage: webapp-browser.py --url http://127.0.0.1:PORT/ --out DIR [--timeout 90] [--refused FILE] [--remove TITLE] JOB...
-(JOB: a file, or several joined by commas, chosen at once as one job)
+Usage: webapp-browser.py --url http://127.0.0.1:PORT/ --out DIR [--timeout 90] [--refused FILE] [--remove TITLE]
+                         [--manifest URL]... [--bad-manifest URL] JOB...
+(JOB: a file, or several joined by commas, chosen at once as one job; --manifest: a IIIF book typed into the page's
+manifest field, one job each)
 """
 import argparse, base64, json, os, select, shutil, subprocess, sys, tempfile, time
 
@@ -110,7 +112,11 @@ def main():
     ap.add_argument("--window", default="1400,1000", help="the window's width,height in CSS pixels")
     ap.add_argument("--remove", help="the title (file names) of the job to remove at the end; the newest when not given")
     ap.add_argument("--refused", help="a file the server refuses: chosen after the job, the page must show the API's error")
-    ap.add_argument("files", nargs="+")
+    ap.add_argument("--manifest", action="append", default=[],
+                    help="a IIIF manifest's URL typed into the page's field (Enter): one job each, after the files' jobs")
+    ap.add_argument("--bad-manifest", help="a manifest URL the server refuses: typed after the jobs, the page must show the API's error")
+    ap.add_argument("--keep", action="store_true", help="remove no job before the reload (the jobs stay for the caller)")
+    ap.add_argument("files", nargs="*")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     profile = tempfile.mkdtemp(prefix="webapp-chromium-")
@@ -186,6 +192,22 @@ def main():
                 if time.monotonic() > deadline: raise TimeoutError(f"the job of {group} was not posted")
                 time.sleep(0.1)
 
+        # A book by its IIIF manifest: its URL typed into the page's field, Enter submits the form.
+        def type_manifest(url):
+            js("document.getElementById('manifest').focus()")
+            b.send("Input.insertText", {"text": url}, session=s)
+            key("Enter", "Enter", 13, "\r")
+        for url in args.manifest:
+            posted = js("document.querySelectorAll('.job[data-job]').length")
+            type_manifest(url)
+            deadline = time.monotonic() + 60
+            while js("document.querySelectorAll('.job[data-job]').length") < posted + 1:
+                if js("!document.getElementById('error').hidden"):
+                    raise RuntimeError("the page shows an error: " + js("document.getElementById('error-text').textContent"))
+                if time.monotonic() > deadline: raise TimeoutError(f"the job of {url} was not posted")
+                time.sleep(0.1)
+        expected_jobs = len(args.files) + len(args.manifest)
+
         # Progress, then every page of every job read and shown (bounded).
         state = """(() => {
           const error = document.getElementById('error');
@@ -204,7 +226,7 @@ def main():
             if not progress_shot and any(j["state"] in ("queued", "running") and j["pages"] for j in st["jobs"]):
                 shot("03-progress-ja"); progress_shot = True
                 report["progressStatus"] = [j["status"] for j in st["jobs"]]
-            finished = len(st["jobs"]) == len(args.files) and all(
+            finished = len(st["jobs"]) == expected_jobs and all(
                 j["state"] in ("done", "cancelled") and j["pages"] and all(
                     p["state"] == "failed" or (p["loaded"] and p["image"]) for p in j["pages"]) for j in st["jobs"])
             if finished: break
@@ -301,20 +323,34 @@ def main():
                                  "jobs": js("document.querySelectorAll('.job').length")}
             js("window.scrollTo(0, 0)")
             shot("06-refused-en")
+        # A manifest the server cannot read: the API's refusal (422) shown in the page, no job added.
+        if args.bad_manifest:
+            js("document.getElementById('error-close').click()")
+            type_manifest(args.bad_manifest)
+            deadline = time.monotonic() + 30
+            while not js("!document.getElementById('error').hidden"):
+                if time.monotonic() > deadline: raise TimeoutError("no error shown for the refused manifest")
+                time.sleep(0.2)
+            report["badManifest"] = {"error": js("document.getElementById('error-text').textContent"),
+                                     "jobs": js("document.querySelectorAll('.job').length")}
+            js("window.scrollTo(0, 0)")
+            shot("07-bad-manifest-en")
+            js("document.getElementById('error-close').click()")
         # "Remove" on a job (--remove, or the newest, listed first): gone from the page and from the server.
-        last = next((j["id"] for j in report["jobs"] if j["title"] == args.remove), report["jobs"][0]["id"])
-        js(f"document.querySelector('#job-{last} button.remove').click()")
-        deadline = time.monotonic() + 30
-        while js(f"!!document.getElementById('job-{last}')"):
-            if time.monotonic() > deadline: raise TimeoutError("the removed job stayed in the page")
-            time.sleep(0.2)
-        report["removed"] = {"job": last, "status": js(f"fetch('v1/jobs/{last}').then(r => r.status)"),
-                             "jobs": js("document.querySelectorAll('.job').length")}
+        if not args.keep:
+            last = next((j["id"] for j in report["jobs"] if j["title"] == args.remove), report["jobs"][0]["id"])
+            js(f"document.querySelector('#job-{last} button.remove').click()")
+            deadline = time.monotonic() + 30
+            while js(f"!!document.getElementById('job-{last}')"):
+                if time.monotonic() > deadline: raise TimeoutError("the removed job stayed in the page")
+                time.sleep(0.2)
+            report["removed"] = {"job": last, "status": js(f"fetch('v1/jobs/{last}').then(r => r.status)"),
+                                 "jobs": js("document.querySelectorAll('.job').length")}
         # A reload shows the jobs the server still keeps (the removed one not), their pages read.
         b.send("Page.reload", session=s)
         b.wait_event("Page.loadEventFired", timeout=30)
         deadline = time.monotonic() + 60
-        kept = len(report["jobs"]) - 1
+        kept = len(report["jobs"]) - (0 if args.keep else 1)
         while not js(f"document.querySelectorAll('.job').length === {kept} && [...document.querySelectorAll('.job .page')].every(p => p.dataset.loaded === 'true')"):
             if time.monotonic() > deadline: raise TimeoutError("the jobs were not shown again after a reload")
             time.sleep(0.2)

@@ -30,6 +30,14 @@ enum WebApp {
 <span id="drop-hint" data-i18n="dropHint">PNG, JPEG, TIFF, WebP, PDF, or a zip of images. Several files make one job.</span>
 </div>
 <input id="file" type="file" multiple accept="image/*,application/pdf,.pdf,.tif,.tiff,.zip,application/zip" class="visually-hidden" tabindex="-1" aria-labelledby="drop-label">
+<form id="iiif">
+<label for="manifest" data-i18n="manifestLabel">Or a book a digital library publishes with IIIF: the URL of its manifest</label>
+<div class="iiif-row">
+<input id="manifest" name="manifest" type="url" required placeholder="https://…/manifest.json" spellcheck="false" autocomplete="url" aria-describedby="manifest-hint">
+<button type="submit" data-i18n="manifestRead">Read the book</button>
+</div>
+<span id="manifest-hint" data-i18n="manifestHint">Its pages are fetched from the library one at a time as they are read.</span>
+</form>
 </section>
 <div id="error" role="alert" hidden>
 <p><strong data-i18n="errorTitle">Something went wrong:</strong> <span id="error-text"></span></p>

@@ -1,6 +1,6 @@
 extension WebApp {
     /// `GET /app.js`: the page's script, plain JavaScript with no library. It posts the chosen files as one job
-    /// (`POST /v1/jobs`, multipart `file` fields), follows `GET /v1/jobs/{id}/events` (falling back to polling
+    /// (`POST /v1/jobs`, multipart `file` fields), or a IIIF manifest's URL as one (`manifest`), follows `GET /v1/jobs/{id}/events` (falling back to polling
     /// `GET /v1/jobs/{id}` if the stream breaks), and for each page done shows the page image with each line's
     /// text over its outline (from the page's JSON: `polygon`, `orientation`, `characters`, `kind`, `annotates`,
     /// `lowConfidence`; docs/json-schema.md) and the lines in reading order beside it.
@@ -50,6 +50,11 @@ const STRINGS = {
     zip: "{0} (zip)",
     network: "The server could not be reached.",
     noFiles: "No file was chosen.",
+    manifestLabel: "Or a book a digital library publishes with IIIF: the URL of its manifest",
+    manifestRead: "Read the book",
+    manifestHint: "Its pages are fetched from the library one at a time as they are read.",
+    manifestSending: "Reading the manifest…",
+    manifestBad: "A IIIF manifest's URL starts with http:// or https://.",
   },
   ja: {
     skip: "結果へ移動",
@@ -89,6 +94,11 @@ const STRINGS = {
     zip: "{0}（zip）",
     network: "サーバーに接続できません。",
     noFiles: "ファイルが選ばれていません。",
+    manifestLabel: "またはIIIFで公開されている本：そのマニフェストのURL",
+    manifestRead: "本を読み取る",
+    manifestHint: "ページは読み取る順に一枚ずつ図書館から取得されます。",
+    manifestSending: "マニフェストを読み込み中…",
+    manifestBad: "IIIFマニフェストのURLは http:// または https:// で始まります。",
   },
 };
 
@@ -158,12 +168,29 @@ function stem(name) { return (name || "koten-ocr").replace(/\.[^.]*$/, "").repla
 async function upload(files) {
   files = [...files];
   if (!files.length) { showError(t("noFiles")); return; }
-  hideError();
-  const names = files.map(f => f.name).join(", ");
-  const job = newJobView(names, stem(files[0].name));
-  localised(job.status, el => { el.textContent = t("uploading", files.length); });
   const form = new FormData();
   for (const f of files) form.append("file", f, f.name);
+  await submit(files.map(f => f.name).join(", "), stem(files[0].name), form, () => t("uploading", files.length));
+}
+
+/// A book by its IIIF manifest (`POST /v1/jobs` with `manifest`): the server reads the manifest at once (its
+/// refusal is shown), then fetches each canvas's image as it reads it; the page images shown are the library's.
+async function readManifest(url) {
+  url = url.trim();
+  if (!/^https?:\/\/[^\s]+$/i.test(url)) { showError(t("manifestBad")); return; }
+  const form = new FormData();
+  form.append("manifest", url);
+  // Downloads are named after the manifest's folder (…/book1/manifest.json: book1).
+  const parts = url.replace(/[?#].*$/, "").split("/").filter(p => p && !/^manifest(\.json)?$/i.test(p));
+  await submit(url, stem(parts.length > 2 ? parts[parts.length - 1] : "iiif"), form, () => t("manifestSending"));
+}
+
+/// Posts one job (`form`: its files, or its manifest) and follows it; its view says `sending()` until the server
+/// answers, and goes with the error shown when the server refuses the job.
+async function submit(names, base, form, sending) {
+  hideError();
+  const job = newJobView(names, base);
+  localised(job.status, el => { el.textContent = sending(); });
   let created;
   try {
     created = await api("v1/jobs", {method: "POST", body: form});
@@ -477,6 +504,13 @@ function start() {
   // A file dropped beside the zone must not replace the app.
   window.addEventListener("dragover", e => e.preventDefault());
   window.addEventListener("drop", e => e.preventDefault());
+  const manifest = document.getElementById("manifest");
+  document.getElementById("iiif").addEventListener("submit", e => {
+    e.preventDefault();
+    const url = manifest.value;
+    manifest.value = "";
+    readManifest(url);
+  });
   document.getElementById("error-close").addEventListener("click", () => { hideError(); drop.focus(); });
   document.getElementById("lang").addEventListener("click", e => {
     lang = e.currentTarget.dataset.other === "ja" ? "ja" : "en";

@@ -23,6 +23,11 @@ h2{font-size:1.15rem;margin:.6rem 0}
 #drop:hover,#drop.over{border-color:var(--blue);background:#eaf3fa}
 #drop-label{font-size:1.15rem;font-weight:600}
 #drop-hint{color:var(--muted);font-size:.92rem}
+#iiif{display:flex;flex-direction:column;gap:.3rem;margin-top:1rem}
+#iiif label{font-weight:600}
+.iiif-row{display:flex;flex-wrap:wrap;gap:.5rem}
+#manifest{flex:1 1 24rem;font:inherit;padding:.35rem .5rem;border:1px solid #888;border-radius:.3rem}
+#manifest-hint{color:var(--muted);font-size:.92rem}
 #error{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;margin:1rem 0;padding:.6rem 1rem;border-left:6px solid var(--vermilion);background:#fdece4}
 #error[hidden]{display:none}
 #error p{margin:0;flex:1 1 20rem}

@@ -52,14 +52,15 @@ struct WebAppBrowserTests {
         let lang: [String: String]
         let dropLabelJa: String
         let resources: [String]
-        let choosersOpened: [String]
+        let choosersOpened: [String]?
         let jobs: [Job]
         let statusEn: [String]
         let links: [Link]
         let downloads: [Download]
-        let refused: Refused
+        let refused: Refused?
+        let badManifest: Refused?
         struct Removed: Decodable { let job: String; let status: Int; let jobs: Int }
-        let removed: Removed
+        let removed: Removed?
         struct Found: Decodable { let text: String; let found: Bool; let inLine: Bool; let selection: Rect?; let box: Rect }
         let found: [Found?]
         struct Reloaded: Decodable { let id: String; let title: String; let pages: Int }
@@ -189,10 +190,10 @@ struct WebAppBrowserTests {
         }
 
         // The API's refusal of a file that is no page, shown in the page as its message, code and status.
-        #expect(report.refused.error.contains("HTTP 415") && report.refused.jobs == 3, "\(report.refused)")
+        #expect(report.refused?.error.contains("HTTP 415") == true && report.refused?.jobs == 3, "\(String(describing: report.refused))")
 
         // "Remove" on a job: gone from the page, and the server answers 404 for it.
-        #expect(report.removed.job == book.id && report.removed.status == 404 && report.removed.jobs == 2, "\(report.removed)")
+        #expect(report.removed?.job == book.id && report.removed?.status == 404 && report.removed?.jobs == 2, "\(String(describing: report.removed))")
 
         // A reload shows again the jobs the server keeps, newest first, their pages read; the removed one not.
         #expect(report.reloaded.map(\.id) == [vertical.id, scan.id] && report.reloaded.map(\.pages) == [1, 1], "\(report.reloaded)")
@@ -202,5 +203,58 @@ struct WebAppBrowserTests {
         #expect(names == ["01-empty-en.png", "02-empty-ja.png", "03-progress-ja.png", "04-result-ja.png", "05-result-en.png",
                          "06-refused-en.png"])
         #expect(report.screenshots.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+    }
+
+    @Test("a book by its IIIF manifest typed into the page's field (Enter): both canvases shown read over the library's images, their text the server's, every download answering, the job's PDF read by pdftotext; a manifest the server cannot read refused with its error shown",
+          .timeLimit(.minutes(8)))
+    func manifestBook() throws {
+        let iiif = try IIIFServer.shared()
+        let folder = try TestPaths.temporaryDirectory("webapp-iiif")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try ServeProcess(work: folder.appendingPathComponent("work"))
+        defer { server.kill9() }
+        let artifacts = TestPaths.packageRoot.appendingPathComponent(".build/test-artifacts/serve/webapp-iiif")
+        try? FileManager.default.removeItem(at: artifacts)
+        let manifest = iiif.base + "/v3/manifest.json"
+        let script = TestPaths.packageRoot.appendingPathComponent("scripts/webapp-browser.py")
+        let run = try runProcess(try FormatCheckers.tool("python3"),
+                                 [script.path, "--url", server.base + "/", "--out", artifacts.path, "--timeout", "240",
+                                  "--manifest", manifest, "--bad-manifest", iiif.base + "/v3/no-such-manifest.json", "--keep"])
+        print("web app screenshots: \(artifacts.path)")
+        try #require(run.status == 0, "the driver failed: \(run.stderr.suffix(2000))\n\(server.state)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
+
+        let book = try #require(report.jobs.first, "no job shown")
+        #expect(report.jobs.count == 1 && book.title == manifest && book.state == "done", "\(report.jobs.map { ($0.title, $0.state) })")
+        #expect(book.downloads.sorted() == ["alto", "hocr", "html", "json", "page", "pdf", "txt"])
+        #expect(book.pages.map(\.n) == [1, 2])
+        for page in book.pages {
+            #expect(page.state == "done" && !page.lines.isEmpty && page.listLang == "ja", "canvas \(page.n): \(page.state), \(page.lines.count) lines")
+        }
+        // Each page image shown is the library's (the server answers 303 to the canvas's image; the driver waited for
+        // every image to load): the IIIF server was asked for both canvases' images.
+        let asked = iiif.requests()
+        #expect(asked.contains { $0.contains("/iiif/page1/") } && asked.contains { $0.contains("/iiif/page2/") }, "\(asked.suffix(10))")
+        // Canvas 1 (the horizontal page): the text over the image and beside it is the server's JSON, in reading order.
+        let json = try curl("\(server.base)/v1/jobs/\(book.id)/pages/1?format=json").json
+        let texts = (json["lines"] as? [[String: Any]] ?? []).filter { $0["kind"] == nil && $0["lowConfidence"] == nil }
+            .compactMap { $0["text"] as? String }
+        let first = try #require(book.pages.first)
+        #expect(texts.count > 3 && first.list == texts && first.lines.map(\.text) == texts,
+                "the server's \(texts); the list \(first.list); over the image \(first.lines.map(\.text))")
+        // Every download link answers; the job's PDF, through the page's link, is searchable with the text shown.
+        #expect(report.links.count == 7 + 2 * 6)
+        for link in report.links { #expect(link.status == 200, "\(link.href): HTTP \(link.status)") }
+        let download = try #require(report.downloads.first { $0.job == book.id })
+        let pdf = URL(fileURLWithPath: download.path)
+        #expect(try FormatCheckers.run("qpdf", ["--check", pdf.path]).status == 0)
+        let text = try pdfText(pdf, page: 1)
+        #expect(characterErrorRate(withoutWhitespace(text), reference: withoutWhitespace(first.list.joined())) <= 0.01,
+                "PDF page 1: \(text) / shown \(first.list)")
+        // A manifest the server cannot read (404 at the library): its 422 shown, no job added.
+        #expect(report.badManifest?.error.contains("HTTP 422") == true && report.badManifest?.jobs == 1,
+                "\(String(describing: report.badManifest))")
+        // A reload shows the job again, both canvases read (their images the library's again).
+        #expect(report.removed == nil && report.reloaded.map(\.id) == [book.id] && report.reloaded.map(\.pages) == [2], "\(report.reloaded)")
     }
 }
