@@ -206,6 +206,7 @@ def main():
                     raise RuntimeError("the page shows an error: " + js("document.getElementById('error-text').textContent"))
                 if time.monotonic() > deadline: raise TimeoutError(f"the job of {url} was not posted")
                 time.sleep(0.1)
+            report.setdefault("manifestFieldAfter", []).append(js("document.getElementById('manifest').value"))
         expected_jobs = len(args.files) + len(args.manifest)
 
         # Progress, then every page of every job read and shown (bounded).
@@ -264,7 +265,9 @@ def main():
                   lines, list, listLang: page.querySelector('ol.lines').lang,
                   ruby: [...page.querySelectorAll('ol.lines ruby')].map(r => ({base: [...r.childNodes].filter(n => n.nodeName !== 'RT').map(n => n.textContent).join(''),
                                                                                   reading: r.querySelector('rt').textContent})),
-                  downloads: [...page.querySelectorAll('.page-downloads a')].map(a => a.dataset.format)};
+                  downloads: [...page.querySelectorAll('.page-downloads a')].map(a => a.dataset.format),
+                  credit: page.querySelector('.attribution') ? page.querySelector('.attribution').textContent : null,
+                  rights: page.querySelector('.attribution a.rights') ? page.querySelector('.attribution a.rights').href : null};
         })})))()""")
         # The browser's search finds each job's first page's longest line in the text over the image (the layer comes
         # before the list in the page), and the selection it makes lies on the line's box.
@@ -332,7 +335,8 @@ def main():
                 if time.monotonic() > deadline: raise TimeoutError("no error shown for the refused manifest")
                 time.sleep(0.2)
             report["badManifest"] = {"error": js("document.getElementById('error-text').textContent"),
-                                     "jobs": js("document.querySelectorAll('.job').length")}
+                                     "jobs": js("document.querySelectorAll('.job').length"),
+                                     "field": js("document.getElementById('manifest').value")}
             js("window.scrollTo(0, 0)")
             shot("07-bad-manifest-en")
             js("document.getElementById('error-close').click()")

@@ -627,7 +627,8 @@ final class JobStore: @unchecked Sendable {
             let url = job.folder.appendingPathComponent("job.pdf")
             guard FileManager.default.fileExists(atPath: url.path) else { return .error(404, "not_found", "the job has no PDF (no page was read)") }
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/pdf"),
-                                                       ("Content-Disposition", "attachment; filename=\"\(job.record.id).pdf\"")], body: .file(url))
+                                                       ("Content-Disposition", DownloadName.contentDisposition(
+                                                           "\(downloadStem(job)).pdf", fallback: "\(job.record.id).pdf"))], body: .file(url))
         }
         // A zip of per-page files, named by page number.
         var files: [(name: String, file: URL)] = []
@@ -648,8 +649,14 @@ final class JobStore: @unchecked Sendable {
             return .error(500, "internal", "\(error)")
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/zip"),
-                                                   ("Content-Disposition", "attachment; filename=\"\(job.record.id)-\(format.rawValue).zip\"")],
+                                                   ("Content-Disposition", DownloadName.contentDisposition(
+                                                       "\(downloadStem(job))-\(format.rawValue).zip", fallback: "\(job.record.id)-\(format.rawValue).zip"))],
                             body: .file(zip))
+    }
+
+    /// What the job's downloads are named after: its first input, or its manifest (`DownloadName`).
+    private func downloadStem(_ job: Job) -> String {
+        DownloadName.stem(inputName: job.record.inputs.first?.name, manifest: job.record.manifest)
     }
 
     /// Cancels the job (its page stops within about one model run), then removes it and its files.

@@ -55,6 +55,9 @@ const STRINGS = {
     manifestHint: "Its pages are fetched from the library one at a time as they are read.",
     manifestSending: "Reading the manifest…",
     manifestBad: "A IIIF manifest's URL starts with http:// or https://.",
+    imageCredit: "Image:",
+    imageFailed: "The page image could not be loaded.",
+    libraryImageFailed: "The library's image could not be loaded: {0}",
   },
   ja: {
     skip: "結果へ移動",
@@ -99,6 +102,9 @@ const STRINGS = {
     manifestHint: "ページは読み取る順に一枚ずつ図書館から取得されます。",
     manifestSending: "マニフェストを読み込み中…",
     manifestBad: "IIIFマニフェストのURLは http:// または https:// で始まります。",
+    imageCredit: "画像：",
+    imageFailed: "ページの画像を読み込めませんでした。",
+    libraryImageFailed: "図書館の画像を読み込めませんでした：{0}",
   },
 };
 
@@ -163,7 +169,9 @@ async function api(url, options) {
 // ---- jobs -------------------------------------------------------------------------------------------------------
 const jobs = new Map();
 
-function stem(name) { return (name || "koten-ocr").replace(/\.[^.]*$/, "").replace(/[^\p{L}\p{N}._-]+/gu, "_") || "koten-ocr"; }
+/// A download's stem, as the server names the job's downloads (`DownloadName`): letters, digits, `.`, `_`, `-`.
+function clean(text) { return (text || "").replace(/[^\p{L}\p{N}._-]+/gu, "_").replace(/^\.+/, "").slice(0, 100) || "koten-ocr"; }
+function stem(name) { return clean((name || "").replace(/\.[^.]*$/, "")); }
 
 async function upload(files) {
   files = [...files];
@@ -176,17 +184,20 @@ async function upload(files) {
 /// A book by its IIIF manifest (`POST /v1/jobs` with `manifest`): the server reads the manifest at once (its
 /// refusal is shown), then fetches each canvas's image as it reads it; the page images shown are the library's.
 async function readManifest(url) {
-  url = url.trim();
-  if (!/^https?:\/\/[^\s]+$/i.test(url)) { showError(t("manifestBad")); return; }
+  let parsed = null;
+  try { parsed = new URL(url.trim()); } catch (e) { parsed = null; }
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) { showError(t("manifestBad")); return false; }
   const form = new FormData();
-  form.append("manifest", url);
+  form.append("manifest", parsed.href);
   // Downloads are named after the manifest's folder (…/book1/manifest.json: book1).
-  const parts = url.replace(/[?#].*$/, "").split("/").filter(p => p && !/^manifest(\.json)?$/i.test(p));
-  await submit(url, stem(parts.length > 2 ? parts[parts.length - 1] : "iiif"), form, () => t("manifestSending"));
+  const folders = parsed.pathname.split("/").filter(p => p && !/^manifest(\.json)?$/i.test(p))
+    .map(p => { try { return decodeURIComponent(p); } catch (e) { return p; } });
+  return submit(parsed.href, clean(folders.length ? folders[folders.length - 1] : "iiif"), form, () => t("manifestSending"));
 }
 
 /// Posts one job (`form`: its files, or its manifest) and follows it; its view says `sending()` until the server
-/// answers, and goes with the error shown when the server refuses the job.
+/// answers, and goes with the error shown when the server refuses the job. True when the job was made. A job
+/// removed before the server answered is deleted there as soon as it has an id.
 async function submit(names, base, form, sending) {
   hideError();
   const job = newJobView(names, base);
@@ -197,13 +208,18 @@ async function submit(names, base, form, sending) {
   } catch (e) {
     job.el.remove();
     updateEmpty();
-    showError(e.message);
-    return;
+    if (!job.removed) showError(e.message);
+    return false;
+  }
+  if (job.removed) {
+    api(`v1/jobs/${created.id}`, {method: "DELETE"}).catch(() => {});
+    return true;
   }
   adopt(job, created.id);
   remember();
   update(job, created);
   follow(job);
+  return true;
 }
 
 function adopt(job, id) {
@@ -261,6 +277,7 @@ function updateEmpty() { document.getElementById("empty").hidden = !!document.qu
 
 async function removeJob(job) {
   job.ended = true;
+  job.removed = true;
   if (job.source) job.source.close();
   if (job.id) {
     try { await api(`v1/jobs/${job.id}`, {method: "DELETE"}); } catch (e) { showError(e.message); }
@@ -431,7 +448,26 @@ function renderPage(job, view, result) {
   }
   const image = h("img", {src: `v1/jobs/${job.id}/pages/${view.n}/image`, width, height});
   localised(image, el => { el.alt = t("pageImage", view.name); });
+  const iiif = result.source && result.source.iiif;
+  image.addEventListener("error", () => {
+    if (view.el.querySelector(".image-error")) return;
+    const where = iiif && typeof iiif.image === "string" ? iiif.image : "";
+    view.el.append(localised(h("p", {class: "page-error image-error"}), el => {
+      el.textContent = where ? t("libraryImageFailed", where) : t("imageFailed"); }));
+  });
   const sheet = h("figure", {class: "sheet", "data-width": width, "data-height": height}, image, overlay);
+  // A library's page: its attribution and rights shown with its image, as IIIF asks of what shows it.
+  const credit = iiif && (iiif.attribution || iiif.rights) ? h("p", {class: "attribution"}) : null;
+  if (credit) {
+    credit.append(localised(h("span"), el => { el.textContent = t("imageCredit"); }), " ");
+    if (iiif.attribution) credit.append(h("span", {class: "credit"}, String(iiif.attribution)));
+    if (iiif.rights) {
+      if (iiif.attribution) credit.append(" · ");
+      const rights = String(iiif.rights);
+      credit.append(/^https?:\/\//i.test(rights) ? h("a", {href: rights, class: "rights", rel: "license noopener", target: "_blank"}, rights)
+                                                 : h("span", {class: "rights"}, rights));
+    }
+  }
   sheet.style.aspectRatio = `${width} / ${height}`;
   sheet.style.setProperty("--ar", String(width / height));        // a tall page is kept within the window's height
   sheet.style.setProperty("--most", `${2 * width}px`);            // a small image is shown at most twice its size
@@ -476,6 +512,7 @@ function renderPage(job, view, result) {
     root.addEventListener("mouseover", e => { const n = e.target.closest?.("[data-line]")?.dataset.line; if (n !== undefined) both(n).forEach(x => x.classList.add("hl")); });
     root.addEventListener("mouseout", e => { const n = e.target.closest?.("[data-line]")?.dataset.line; if (n !== undefined) both(n).forEach(x => x.classList.remove("hl")); });
   }
+  if (credit) side.prepend(credit);
   return h("div", {class: "result"}, sheet, side);
 }
 
@@ -505,11 +542,11 @@ function start() {
   window.addEventListener("dragover", e => e.preventDefault());
   window.addEventListener("drop", e => e.preventDefault());
   const manifest = document.getElementById("manifest");
-  document.getElementById("iiif").addEventListener("submit", e => {
+  document.getElementById("iiif").addEventListener("submit", async e => {
     e.preventDefault();
     const url = manifest.value;
-    manifest.value = "";
-    readManifest(url);
+    // Kept until the job is made: a refused URL stays to be corrected.
+    if (await readManifest(url) && manifest.value === url) manifest.value = "";
   });
   document.getElementById("error-close").addEventListener("click", () => { hideError(); drop.focus(); });
   document.getElementById("lang").addEventListener("click", e => {

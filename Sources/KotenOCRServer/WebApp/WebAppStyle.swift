@@ -28,6 +28,8 @@ h2{font-size:1.15rem;margin:.6rem 0}
 .iiif-row{display:flex;flex-wrap:wrap;gap:.5rem}
 #manifest{flex:1 1 24rem;font:inherit;padding:.35rem .5rem;border:1px solid #888;border-radius:.3rem}
 #manifest-hint{color:var(--muted);font-size:.92rem}
+.attribution{margin:0 0 .5rem;font-size:.92rem;color:var(--muted);word-break:break-word}
+.attribution .credit{color:var(--ink)}
 #error{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;margin:1rem 0;padding:.6rem 1rem;border-left:6px solid var(--vermilion);background:#fdece4}
 #error[hidden]{display:none}
 #error p{margin:0;flex:1 1 20rem}

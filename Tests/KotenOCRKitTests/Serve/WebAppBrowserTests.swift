@@ -34,6 +34,9 @@ struct WebAppBrowserTests {
             struct Ruby: Decodable, Equatable { let base: String; let reading: String }
             let ruby: [Ruby]?
             let downloads: [String]?
+            /// A library's page: its attribution and rights as shown, and the rights link.
+            let credit: String?
+            let rights: String?
         }
         struct Job: Decodable {
             let id: String
@@ -44,8 +47,9 @@ struct WebAppBrowserTests {
             let pages: [Page]
         }
         struct Link: Decodable { let href: String; let status: Int; let type: String? }
-        struct Download: Decodable { let job: String; let path: String }
-        struct Refused: Decodable { let error: String; let jobs: Int }
+        struct Download: Decodable { let job: String; let path: String; let suggestedFilename: String? }
+        struct Refused: Decodable { let error: String; let jobs: Int; let field: String? }
+        let manifestFieldAfter: [String]?
         let screenshots: [String]
         let focusOrder: [String]
         let dropFocusOutline: String
@@ -175,6 +179,8 @@ struct WebAppBrowserTests {
         // Each job's PDF, downloaded through the page's link: searchable, its text that of the lines shown.
         for job in [scan, book, vertical] {
             let download = try #require(report.downloads.first { $0.job == job.id })
+            // Saved under the job's name (the server's Content-Disposition, which the browser prefers to the link's).
+            #expect(download.suggestedFilename == (job.title as NSString).deletingPathExtension + ".pdf", "\(job.title): \(download.suggestedFilename ?? "-")")
             let file = URL(fileURLWithPath: download.path)
             #expect(try FormatCheckers.run("qpdf", ["--check", file.path]).status == 0, "\(job.title)'s PDF")
             // (pdftotext orders vertical text its own way: the columns' text is compared without order)
@@ -230,7 +236,11 @@ struct WebAppBrowserTests {
         #expect(book.pages.map(\.n) == [1, 2])
         for page in book.pages {
             #expect(page.state == "done" && !page.lines.isEmpty && page.listLang == "ja", "canvas \(page.n): \(page.state), \(page.lines.count) lines")
+            // The library's attribution and rights with its image (the manifest's requiredStatement and rights).
+            #expect(page.credit?.contains("National Diet Library (CC BY 4.0)") == true
+                    && page.rights == "http://creativecommons.org/licenses/by/4.0/", "canvas \(page.n): \(page.credit ?? "-"), \(page.rights ?? "-")")
         }
+        #expect(report.manifestFieldAfter == [""], "the field after the job was made: \(report.manifestFieldAfter ?? [])")
         // Each page image shown is the library's (the server answers 303 to the canvas's image; the driver waited for
         // every image to load): the IIIF server was asked for both canvases' images.
         let asked = iiif.requests()
@@ -246,13 +256,15 @@ struct WebAppBrowserTests {
         #expect(report.links.count == 7 + 2 * 6)
         for link in report.links { #expect(link.status == 200, "\(link.href): HTTP \(link.status)") }
         let download = try #require(report.downloads.first { $0.job == book.id })
+        #expect(download.suggestedFilename == "v3.pdf", "saved as \(download.suggestedFilename ?? "-") (…/v3/manifest.json)")
         let pdf = URL(fileURLWithPath: download.path)
         #expect(try FormatCheckers.run("qpdf", ["--check", pdf.path]).status == 0)
         let text = try pdfText(pdf, page: 1)
         #expect(characterErrorRate(withoutWhitespace(text), reference: withoutWhitespace(first.list.joined())) <= 0.01,
                 "PDF page 1: \(text) / shown \(first.list)")
         // A manifest the server cannot read (404 at the library): its 422 shown, no job added.
-        #expect(report.badManifest?.error.contains("HTTP 422") == true && report.badManifest?.jobs == 1,
+        #expect(report.badManifest?.error.contains("HTTP 422") == true && report.badManifest?.jobs == 1
+                && report.badManifest?.field == iiif.base + "/v3/no-such-manifest.json",
                 "\(String(describing: report.badManifest))")
         // A reload shows the job again, both canvases read (their images the library's again).
         #expect(report.removed == nil && report.reloaded.map(\.id) == [book.id] && report.reloaded.map(\.pages) == [2], "\(report.reloaded)")
