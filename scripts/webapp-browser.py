@@ -37,7 +37,7 @@ class Browser:
             preexec_fn=child, pass_fds=(3, 4, hi_cmd, hi_evt), stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log)
         os.close(hi_cmd); os.close(hi_evt)
         self.out, self.inp = w_cmd, r_evt
-        self.buffer, self.events, self.next_id = b"", [], 0
+        self.buffer, self.events, self.network, self.next_id = b"", [], [], 0
 
     def close(self):
         for fd in (self.out, self.inp):
@@ -72,13 +72,13 @@ class Browser:
             if m.get("id") == self.next_id:
                 if "error" in m: raise RuntimeError(f"{method}: {m['error'].get('message')}")
                 return m.get("result", {})
-            if "method" in m: self.events.append(m)
+            if "method" in m: self._keep(m)
 
     def drain(self, seconds):
         """Keeps the events that arrive within `seconds` (for a failure's report)."""
         deadline = time.monotonic() + seconds
         try:
-            while True: self.events.append(self._read(deadline))
+            while True: self._keep(self._read(deadline))
         except (TimeoutError, RuntimeError, ValueError):
             pass
 
@@ -88,7 +88,16 @@ class Browser:
             for i, m in enumerate(self.events):
                 if m.get("method") == method and where(m.get("params", {})):
                     return self.events.pop(i)["params"]
-            self.events.append(self._read(deadline))
+            self._keep(self._read(deadline))
+
+    def _keep(self, m):
+        """Keeps an event: of the Network domain only the requests sent and failed (for a failure's report; the
+        event streams' messages and the rest are dropped, so that waits do not rescan them)."""
+        method = m.get("method", "")
+        if method.startswith("Network."):
+            if method in ("Network.requestWillBeSent", "Network.loadingFailed"): self.network.append(m)
+        elif "method" in m:
+            self.events.append(m)
 
 
 def failed_requests(events):
@@ -118,6 +127,8 @@ def main():
     ap.add_argument("--keep", action="store_true", help="remove no job before the reload (the jobs stay for the caller)")
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
+    if not args.files and not args.manifest: ap.error("give at least one JOB or --manifest")
+    if args.keep and args.remove: ap.error("--keep removes no job: --remove cannot go with it")
     os.makedirs(args.out, exist_ok=True)
     profile = tempfile.mkdtemp(prefix="webapp-chromium-")
     downloads = os.path.join(args.out, "downloads")
@@ -194,7 +205,7 @@ def main():
 
         # A book by its IIIF manifest: its URL typed into the page's field, Enter submits the form.
         def type_manifest(url):
-            js("document.getElementById('manifest').focus()")
+            js("(() => { const f = document.getElementById('manifest'); f.value = ''; f.focus(); })()")
             b.send("Input.insertText", {"text": url}, session=s)
             key("Enter", "Enter", 13, "\r")
         for url in args.manifest:
@@ -363,13 +374,13 @@ def main():
         except Exception: pass
     except Exception as e:
         b.drain(1.0)
-        failed = failed_requests(b.events)
-        if failed: e = type(e)(f"{e}; requests that failed: {'; '.join(failed)}")
+        failed = failed_requests(b.network)
+        message = f"{type(e).__name__}: {e}" + (f"; requests that failed: {'; '.join(failed)}" if failed else "")
         try: shot("99-failure")
         except Exception: pass
         try: shutil.copy(os.path.join(profile, "chromium.log"), os.path.join(args.out, "chromium.log"))   # kept for a failure
         except OSError: pass
-        print(f"webapp-browser: {type(e).__name__}: {e}", file=sys.stderr)
+        print(f"webapp-browser: {message}", file=sys.stderr)
         print(json.dumps(report, ensure_ascii=False))
         return 1
     finally:

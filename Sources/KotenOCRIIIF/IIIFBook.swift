@@ -197,7 +197,10 @@ package struct IIIFBook: Sendable {
     /// The folder the book's results go into, below the output folder: the manifest's name without `.json`, or,
     /// when that is `manifest`, the name of the folder above it (`…/pid/1287221/manifest.json` → `1287221`);
     /// made safe (`IIIFNames.safe`).
-    package var folderName: String {
+    package var folderName: String { Self.folderName(of: source) }
+
+    /// `folderName` of the manifest at `source` (a URL or a path), before it is read.
+    package static func folderName(of source: String) -> String {
         let path: String = source.lowercased().hasPrefix("http") ? (URL(string: source)?.path ?? source) : source
         var parts = path.split(separator: "/").map(String.init)
         while let last = parts.last, ["manifest", "manifest.json", "iiif", ""].contains(last.lowercased()) { parts.removeLast() }

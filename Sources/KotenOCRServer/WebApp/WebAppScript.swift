@@ -149,6 +149,11 @@ function showError(message) {
 }
 function hideError() { errorBox().hidden = true; }
 
+/// The text of `html` (IIIF's attribution may hold a little markup), read from an inert document: nothing runs or loads.
+function plainText(html) {
+  try { return new DOMParser().parseFromString(html, "text/html").body.textContent || ""; } catch (e) { return html; }
+}
+
 async function readJSON(response) {
   try { return await response.json(); } catch (e) { return null; }
 }
@@ -169,8 +174,12 @@ async function api(url, options) {
 // ---- jobs -------------------------------------------------------------------------------------------------------
 const jobs = new Map();
 
-/// A download's stem, as the server names the job's downloads (`DownloadName`): letters, digits, `.`, `_`, `-`.
-function clean(text) { return (text || "").replace(/[^\p{L}\p{N}._-]+/gu, "_").replace(/^\.+/, "").slice(0, 100) || "koten-ocr"; }
+/// A download's stem, as the server names the job's downloads (`DownloadName`, `IIIFNames.safe`): letters, digits
+/// and marks, `-` and `_` kept, every other run one `_`, none at either end, at most 80 characters, NFC.
+function clean(text) {
+  const safe = (text || "").normalize("NFC").replace(/[^\p{L}\p{N}\p{M}_-]+/gu, "_").replace(/^_+|_+$/g, "");
+  return [...safe].slice(0, 80).join("").replace(/_+$/, "") || "koten-ocr";
+}
 function stem(name) { return clean((name || "").replace(/\.[^.]*$/, "")); }
 
 async function upload(files) {
@@ -189,10 +198,12 @@ async function readManifest(url) {
   if (!parsed || !/^https?:$/.test(parsed.protocol)) { showError(t("manifestBad")); return false; }
   const form = new FormData();
   form.append("manifest", parsed.href);
-  // Downloads are named after the manifest's folder (…/book1/manifest.json: book1).
-  const folders = parsed.pathname.split("/").filter(p => p && !/^manifest(\.json)?$/i.test(p))
-    .map(p => { try { return decodeURIComponent(p); } catch (e) { return p; } });
-  return submit(parsed.href, clean(folders.length ? folders[folders.length - 1] : "iiif"), form, () => t("manifestSending"));
+  // Downloads are named as the command line names the book's folder (…/book1/manifest.json: book1;
+  // …/manifest/b42.json: b42).
+  const parts = parsed.pathname.split("/").map(p => { try { return decodeURIComponent(p); } catch (e) { return p; } });
+  while (parts.length && /^(manifest|manifest\.json|iiif|)$/i.test(parts[parts.length - 1])) parts.pop();
+  const folder = parts.length ? parts[parts.length - 1].replace(/\.json$/i, "") : "manifest";
+  return submit(parsed.href, clean(folder), form, () => t("manifestSending"));
 }
 
 /// Posts one job (`form`: its files, or its manifest) and follows it; its view says `sending()` until the server
@@ -212,7 +223,7 @@ async function submit(names, base, form, sending) {
     return false;
   }
   if (job.removed) {
-    api(`v1/jobs/${created.id}`, {method: "DELETE"}).catch(() => {});
+    api(`v1/jobs/${created.id}`, {method: "DELETE"}).catch(e => showError(e.message));
     return true;
   }
   adopt(job, created.id);
@@ -452,7 +463,7 @@ function renderPage(job, view, result) {
   image.addEventListener("error", () => {
     if (view.el.querySelector(".image-error")) return;
     const where = iiif && typeof iiif.image === "string" ? iiif.image : "";
-    view.el.append(localised(h("p", {class: "page-error image-error"}), el => {
+    view.el.append(localised(h("p", {class: "page-error image-error", role: "status"}), el => {
       el.textContent = where ? t("libraryImageFailed", where) : t("imageFailed"); }));
   });
   const sheet = h("figure", {class: "sheet", "data-width": width, "data-height": height}, image, overlay);
@@ -460,7 +471,8 @@ function renderPage(job, view, result) {
   const credit = iiif && (iiif.attribution || iiif.rights) ? h("p", {class: "attribution"}) : null;
   if (credit) {
     credit.append(localised(h("span"), el => { el.textContent = t("imageCredit"); }), " ");
-    if (iiif.attribution) credit.append(h("span", {class: "credit"}, String(iiif.attribution)));
+    // IIIF allows a little HTML in attribution (a, b, br, i, …): its text, from an inert document.
+    if (iiif.attribution) credit.append(h("span", {class: "credit"}, plainText(String(iiif.attribution))));
     if (iiif.rights) {
       if (iiif.attribution) credit.append(" · ");
       const rights = String(iiif.rights);
@@ -539,14 +551,25 @@ function start() {
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
   drop.addEventListener("drop", e => { e.preventDefault(); drop.classList.remove("over"); upload(e.dataTransfer.files); });
   // A file dropped beside the zone must not replace the app.
-  window.addEventListener("dragover", e => e.preventDefault());
-  window.addEventListener("drop", e => e.preventDefault());
+  // (A link dropped into the manifest field goes in as its URL.)
   const manifest = document.getElementById("manifest");
+  window.addEventListener("dragover", e => { if (e.target !== manifest) e.preventDefault(); });
+  window.addEventListener("drop", e => { if (e.target !== manifest) e.preventDefault(); });
+  const read = document.querySelector("#iiif button[type=submit]");
+  let reading = false;
   document.getElementById("iiif").addEventListener("submit", async e => {
     e.preventDefault();
+    if (reading) return;   // one manifest at a time: a second Enter while the server reads it makes no second job
+    reading = true;
+    read.disabled = true;
     const url = manifest.value;
-    // Kept until the job is made: a refused URL stays to be corrected.
-    if (await readManifest(url) && manifest.value === url) manifest.value = "";
+    try {
+      // Kept until the job is made: a refused URL stays to be corrected.
+      if (await readManifest(url) && manifest.value === url) manifest.value = "";
+    } finally {
+      reading = false;
+      read.disabled = false;
+    }
   });
   document.getElementById("error-close").addEventListener("click", () => { hideError(); drop.focus(); });
   document.getElementById("lang").addEventListener("click", e => {

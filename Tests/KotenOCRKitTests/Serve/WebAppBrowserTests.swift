@@ -210,10 +210,14 @@ struct WebAppBrowserTests {
                          "06-refused-en.png"])
         #expect(report.screenshots.allSatisfy { FileManager.default.fileExists(atPath: $0) })
     }
+}
 
+/// The web app's IIIF field, in the IIIF suite: it runs one test at a time, so this test's requests to the IIIF tests'
+/// server never show among those another test counts.
+extension IIIFReadingTests {
     @Test("a book by its IIIF manifest typed into the page's field (Enter): both canvases shown read over the library's images, their text the server's, every download answering, the job's PDF read by pdftotext; a manifest the server cannot read refused with its error shown",
           .timeLimit(.minutes(8)))
-    func manifestBook() throws {
+    func webAppManifestBook() throws {
         let iiif = try IIIFServer.shared()
         let folder = try TestPaths.temporaryDirectory("webapp-iiif")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -228,7 +232,7 @@ struct WebAppBrowserTests {
                                   "--manifest", manifest, "--bad-manifest", iiif.base + "/v3/no-such-manifest.json", "--keep"])
         print("web app screenshots: \(artifacts.path)")
         try #require(run.status == 0, "the driver failed: \(run.stderr.suffix(2000))\n\(server.state)")
-        let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
+        let report = try JSONDecoder().decode(WebAppBrowserTests.Report.self, from: Data(run.stdout.utf8))
 
         let book = try #require(report.jobs.first, "no job shown")
         #expect(report.jobs.count == 1 && book.title == manifest && book.state == "done", "\(report.jobs.map { ($0.title, $0.state) })")
