@@ -158,6 +158,15 @@ def main():
             with open(path, "wb") as f: f.write(base64.b64decode(data))
             report["screenshots"].append(path)
 
+        def wait_posted(count, what):
+            """Until `count` jobs have their id (posted), failing at an error shown in the page."""
+            deadline = time.monotonic() + 60
+            while js("document.querySelectorAll('.job[data-job]').length") < count:
+                if js("!document.getElementById('error').hidden"):
+                    raise RuntimeError("the page shows an error: " + js("document.getElementById('error-text').textContent"))
+                if time.monotonic() > deadline: raise TimeoutError(f"the job of {what} was not posted")
+                time.sleep(0.1)
+
         def key(name, code, keycode, text=None):
             for kind in ("keyDown", "keyUp"):
                 params = {"type": kind, "key": name, "code": code, "windowsVirtualKeyCode": keycode}
@@ -196,12 +205,7 @@ def main():
             report.setdefault("choosersOpened", []).append("Enter" if i % 2 == 0 else "Space")
             files = [os.path.abspath(f) for f in group.split(",")]
             b.send("DOM.setFileInputFiles", {"files": files, "backendNodeId": chooser["backendNodeId"]}, session=s)
-            deadline = time.monotonic() + 60
-            while js("document.querySelectorAll('.job[data-job]').length") < i + 1:   # posted: the job has its id
-                if js("!document.getElementById('error').hidden"):
-                    raise RuntimeError("the page shows an error: " + js("document.getElementById('error-text').textContent"))
-                if time.monotonic() > deadline: raise TimeoutError(f"the job of {group} was not posted")
-                time.sleep(0.1)
+            wait_posted(i + 1, group)
 
         # A book by its IIIF manifest: its URL typed into the page's field, Enter submits the form.
         def type_manifest(url):
@@ -211,12 +215,7 @@ def main():
         for url in args.manifest:
             posted = js("document.querySelectorAll('.job[data-job]').length")
             type_manifest(url)
-            deadline = time.monotonic() + 60
-            while js("document.querySelectorAll('.job[data-job]').length") < posted + 1:
-                if js("!document.getElementById('error').hidden"):
-                    raise RuntimeError("the page shows an error: " + js("document.getElementById('error-text').textContent"))
-                if time.monotonic() > deadline: raise TimeoutError(f"the job of {url} was not posted")
-                time.sleep(0.1)
+            wait_posted(posted + 1, url)
             report.setdefault("manifestFieldAfter", []).append(js("document.getElementById('manifest').value"))
         expected_jobs = len(args.files) + len(args.manifest)
 

@@ -556,18 +556,15 @@ function start() {
   window.addEventListener("dragover", e => { if (e.target !== manifest) e.preventDefault(); });
   window.addEventListener("drop", e => { if (e.target !== manifest) e.preventDefault(); });
   const read = document.querySelector("#iiif button[type=submit]");
-  let reading = false;
   document.getElementById("iiif").addEventListener("submit", async e => {
     e.preventDefault();
-    if (reading) return;   // one manifest at a time: a second Enter while the server reads it makes no second job
-    reading = true;
+    if (read.disabled) return;   // one manifest at a time: a second Enter while the server reads it makes no second job
     read.disabled = true;
     const url = manifest.value;
     try {
       // Kept until the job is made: a refused URL stays to be corrected.
       if (await readManifest(url) && manifest.value === url) manifest.value = "";
     } finally {
-      reading = false;
       read.disabled = false;
     }
   });
