@@ -165,17 +165,21 @@ def on_canvas(img, long_side, ratio=1.414, where=(0.1, 0.1)):
 
 def with_page_number(img, lines, writing, number, where, size):
     """`img` with a page number (ノンブル, horizontal digits in the sans face) at `where`: `bottom-left`,
-    `bottom-centre`, `bottom-right`, `top-left`, `top-right`, beyond the text block's margin. Its truth comes
-    after the body (the page's text ends with its number)."""
+    `bottom-centre`, `bottom-right`, `top-left`, `top-right`: 0.8 em beyond the text block's edge, the corners just
+    outside its left or right edge (where a horizontal block starts: the XY-cut met such a number first). Its truth
+    comes after the body (the page's text ends with its number)."""
     f = ts.font(size)
-    w, h = img.size
-    pad = 3 * size
-    out = Image.new("RGB", (w, h + pad), WHITE)
-    out.paste(img, (0, 0 if where.startswith("bottom") else pad))
+    grey = np.asarray(img.convert("L"))
+    ys, xs = np.nonzero(grey < 128)
+    x0, x1, y0, y1 = int(xs.min()), int(xs.max()) + 1, int(ys.min()), int(ys.max()) + 1
     width = f.getlength(number)
-    margin = max(8, size // 2)
-    x = {"left": margin, "centre": (w - width) / 2, "right": w - margin - width}[where.split("-")[1]]
-    y = h + pad - 2 * size if where.startswith("bottom") else size
+    pad = 3 * size
+    out = Image.new("RGB", (img.width + 2 * pad, img.height + 2 * pad), WHITE)
+    out.paste(img, (pad, pad))
+    vertical_place, horizontal_place = where.split("-")
+    x = {"left": pad + x0 - width - size / 2, "centre": pad + (x0 + x1 - width) / 2,
+         "right": pad + x1 + size / 2}[horizontal_place]
+    y = pad + y1 + 0.8 * size if vertical_place == "bottom" else pad + y0 - 1.8 * size
     ts.draw_lines(ImageDraw.Draw(out), [number], f, x, y, size, INK)
     return out, lines + [number]
 

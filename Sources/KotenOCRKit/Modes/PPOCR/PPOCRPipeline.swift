@@ -88,15 +88,27 @@ package struct PPOCRPipeline: ModePipeline {
             }
         }
         let orderer = self.orderer
-        let kept = pass.lines.filter { !$0.lowConfidence }, junk = pass.lines.filter(\.lowConfidence)
+        let text = pass.lines.filter { !$0.lowConfidence }, junk = pass.lines.filter(\.lowConfidence)
+        // The page's numbers (ノンブル) come at the end of its text, after the body, whose order they do not shape.
+        let numbered = Set(PageNumbers.find(text.map { ($0.line.quad, $0.line.text.text) }))
+        let kept = text.indices.filter { !numbered.contains($0) }.map { text[$0] }
+        let numbers = numbered.sorted().map { text[$0] }.sorted { a, b in
+            (a.line.quad.bounds.y0, a.line.quad.bounds.x0) < (b.line.quad.bounds.y0, b.line.quad.bounds.x0)
+        }
         // Junk never shapes the order of the text: the flagged lines are ordered apart (they annotate nothing).
         let (ordering, junkOrdering) = PipelineStage.order.measure {
             (orderer.order(kept.map(\.line)), junk.isEmpty ? PageOrder.Ordering(order: []) : orderer.order(junk.map(\.line)))
         }
         let lines = PageResult.TextLine.ordered(kept, ordering)
-        let flagged = PageResult.TextLine.ordered(junk, junkOrdering, first: lines.count, ruby: false)
+        let pageNumbers = PageResult.TextLine.ordered(numbers, PageOrder.Ordering(order: Array(numbers.indices)), first: lines.count,
+                                                      ruby: false).map { line in
+            var line = line
+            line.kind = PageResult.TextLine.pageNumberKind
+            return line
+        }
+        let flagged = PageResult.TextLine.ordered(junk, junkOrdering, first: lines.count + pageNumbers.count, ruby: false)
         let style = (orderer as? PageFrameOrder)?.style
-        var result = PageResult(source: page, mode: mode, models: models, lines: lines + flagged,
+        var result = PageResult(source: page, mode: mode, models: models, lines: lines + pageNumbers + flagged,
                                 rotation: rotation, skew: ordering.skew, style: style)
         result.detector = pass.detector
         result.rotationEvidence = evidence

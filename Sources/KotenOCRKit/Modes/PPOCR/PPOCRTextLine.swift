@@ -19,6 +19,9 @@ struct PPOCRReadLine: Sendable {
 }
 
 extension PageResult.TextLine {
+    /// The `kind` of a page number (ノンブル) line (`PageNumbers`): listed after the body's lines, in every format.
+    static let pageNumberKind = "pageNumber"
+
     /// A line of a `ppocr` page: box and outline from its upright quad, text and probabilities from the reading,
     /// orientation from the upright outline's geometry (`LineOrientation`); `annotates` for a ruby line (its
     /// kind is then "ruby").
