@@ -1,0 +1,189 @@
+import Foundation
+
+/// A search over the corpus (`CorpusStore.search`).
+public struct SearchQuery: Sendable, Equatable {
+    /// The text sought; folded as the index is (NFKC, lower case, 旧字体 → 新字体).
+    public var text: String
+    /// Only this job's pages; nil: every job.
+    public var job: String?
+    /// At most this many hits (1…1000).
+    public var limit: Int
+    /// Hits skipped first (paging).
+    public var offset: Int
+
+    public init(text: String, job: String? = nil, limit: Int = 20, offset: Int = 0) {
+        self.text = text; self.job = job; self.limit = limit; self.offset = offset
+    }
+}
+
+/// One occurrence of the query in a page's text.
+public struct SearchHit: Sendable, Equatable {
+    public var job: String
+    public var page: Int
+    /// The id of the line the occurrence starts in.
+    public var line: String
+    /// Every line the occurrence spans (two when it runs across a line break), in reading order.
+    public var lines: [String]
+    /// The text of the line it starts in (from `source`).
+    public var text: String
+    /// The union of the spanned lines' boxes, in page pixels.
+    public var box: CorpusBox
+    /// The occurrence with up to `SearchHit.context` characters of the page's text on either side (lines joined).
+    public var snippet: String
+    /// Where the occurrence is in `snippet`, in characters.
+    public var highlight: Range<Int>
+    /// The current text or, where it differs, the engine's.
+    public var source: TextSource
+
+    public static let context = 20
+}
+
+/// A page of hits: in the order of the jobs (first stored first), their pages, and each page's current text
+/// before its model text, occurrences in reading order.
+public struct SearchResults: Sendable, Equatable {
+    public var hits: [SearchHit]
+    /// More hits follow the last one given (ask again with a larger offset).
+    public var hasMore: Bool
+}
+
+extension CorpusStore {
+    /// Every occurrence of `query.text` in the current text and the engine's text of the pages
+    /// (docs/corpus.md, "Search"). A query of three characters or more (after folding) goes through the trigram
+    /// index; one of one or two characters through the one-character index; both find every occurrence, within a
+    /// line or across a line break. Throws `CorpusError.emptyQuery` for a query with no character left.
+    public func search(_ query: SearchQuery) throws -> SearchResults {
+        let folded = Array(folding.fold(query.text.trimmingCharacters(in: .whitespacesAndNewlines)).scalars)
+        guard !folded.isEmpty else { throw CorpusError.emptyQuery }
+        let limit = min(max(query.limit, 1), 1000), offset = max(query.offset, 0)
+        return try read { db in
+            let candidates = try Self.candidates(db, folded: folded, job: query.job)
+            var hits: [SearchHit] = []
+            var skipped = 0
+            var pages: [Int: CorpusPage] = [:]
+            for c in candidates {
+                let d = try db.statement("SELECT folded, line_map FROM search_docs WHERE id = ?")
+                try d.bind(.int(c.doc))
+                guard try d.step() else { continue }
+                let doc = SearchIndex.Document(folded: d.text(0), lineMap: d.text(1))
+                d.reset()
+                let starts = Self.occurrences(of: folded, in: doc.folded)
+                guard !starts.isEmpty else { continue }
+                func page() throws -> CorpusPage? {
+                    if let p = pages[c.pageID] { return p }
+                    let p = try PageRow.find(db, id: c.pageID).map { try PageAssembly(db: db).page($0) }
+                    pages[c.pageID] = p
+                    return p
+                }
+                for start in starts {
+                    let span = Self.lines(of: doc, from: start, count: folded.count)
+                    // A model-text hit counts only where the model text differs from the current text.
+                    if c.source == .model, let p = try page(), !Self.differs(span.map { doc.lines[$0].id }, in: p) { continue }
+                    if skipped < offset { skipped += 1; continue }
+                    if hits.count == limit { return SearchResults(hits: hits, hasMore: true) }
+                    guard let p = try page() else { continue }
+                    hits.append(makeHit(page: p, doc: doc, source: c.source, start: start, length: folded.count, span: span))
+                }
+            }
+            return SearchResults(hits: hits, hasMore: false)
+        }
+    }
+
+    private struct Candidate {
+        let doc: Int
+        let pageID: Int
+        let source: TextSource
+    }
+
+    /// The documents whose index entries hold the query, in the hits' order.
+    private static func candidates(_ db: SQLiteConnection, folded: [Unicode.Scalar], job: String?) throws -> [Candidate] {
+        let table = folded.count >= 3 ? "search_trigram" : "search_chars"
+        var v = String.UnicodeScalarView()
+        v.append(contentsOf: folded)
+        let match = folded.count >= 3 ? SearchFolding.phrase(String(v))
+            : SearchFolding.phrase(SearchFolding.characterTokens(folded))
+        let s = try db.statement("""
+            SELECT d.id, d.page_id, d.source FROM search_docs d
+            JOIN pages p ON p.id = d.page_id JOIN jobs j ON j.id = p.job_id
+            WHERE d.id IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?) AND (?2 IS NULL OR j.name = ?2)
+            ORDER BY j.id, p.number, d.source
+            """)
+        try s.bind(.text(match), .optional(job))
+        var out: [Candidate] = []
+        while try s.step() {
+            out.append(Candidate(doc: s.int(0), pageID: s.int(1), source: TextSource(rawValue: s.int(2)) ?? .current))
+        }
+        return out
+    }
+
+    /// Starts of the non-overlapping occurrences of `needle` in `haystack`.
+    static func occurrences(of needle: [Unicode.Scalar], in haystack: [Unicode.Scalar]) -> [Int] {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return [] }
+        var out: [Int] = []
+        var i = 0
+        let last = haystack.count - needle.count
+        while i <= last {
+            if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) {
+                out.append(i)
+                i += needle.count
+            } else {
+                i += 1
+            }
+        }
+        return out
+    }
+
+    /// The indices of the document's lines that folded offsets `start ..< start + count` fall in.
+    static func lines(of doc: SearchIndex.Document, from start: Int, count: Int) -> [Int] {
+        var out: [Int] = []
+        var offset = 0
+        for (i, line) in doc.lines.enumerated() {
+            let end = offset + line.length
+            if end > start, offset < start + count, line.length > 0 { out.append(i) }
+            if end >= start + count { break }
+            offset = end
+        }
+        return out
+    }
+
+    /// Whether any of the lines `ids` reads differently in the engine's text than in the current text.
+    private static func differs(_ ids: [String], in page: CorpusPage) -> Bool {
+        ids.contains { id in
+            guard let l = page.lines.first(where: { $0.id == id }) else { return true }
+            return l.deleted || l.text != l.modelText
+        }
+    }
+
+    private func makeHit(page: CorpusPage, doc: SearchIndex.Document, source: TextSource, start: Int, length: Int,
+                         span: [Int]) -> SearchHit {
+        let byID = Dictionary(page.lines.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        // The page's text of this source as characters, and each folded scalar's character in it.
+        var characters: [Character] = []
+        var origin: [Int] = []
+        for entry in doc.lines {
+            guard let line = byID[entry.id] else { continue }
+            let text = source == .current ? line.text : line.modelText
+            let f = folding.fold(text)
+            origin.append(contentsOf: f.origin.map { $0 + characters.count })
+            characters.append(contentsOf: text)
+        }
+        let ids = span.map { doc.lines[$0].id }
+        let first = byID[ids.first ?? ""]
+        let boxes = ids.compactMap { byID[$0]?.box }
+        let box = boxes.dropFirst().reduce(boxes.first) { acc, b in acc?.union(b) }
+        guard start + length <= origin.count, let from = origin[safe: start], let to = origin[safe: start + length - 1] else {
+            return SearchHit(job: page.job, page: page.page, line: ids.first ?? "", lines: ids, text: first?.text ?? "",
+                             box: box ?? CorpusBox(x: 0, y: 0, width: 0, height: 0), snippet: "", highlight: 0..<0,
+                             source: source)
+        }
+        let lo = max(0, from - SearchHit.context), hi = min(characters.count, to + 1 + SearchHit.context)
+        let snippet = String(characters[lo..<hi])
+        let text = first.map { source == .current ? $0.text : $0.modelText } ?? ""
+        return SearchHit(job: page.job, page: page.page, line: ids.first ?? "", lines: ids, text: text,
+                         box: box ?? CorpusBox(x: 0, y: 0, width: 0, height: 0), snippet: snippet,
+                         highlight: (from - lo)..<(to + 1 - lo), source: source)
+    }
+}
+
+extension Array {
+    subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
+}

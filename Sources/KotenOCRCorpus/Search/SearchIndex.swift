@@ -1,0 +1,103 @@
+import Foundation
+
+/// Which text of a page a search document (and a hit) is from.
+public enum TextSource: Int, Sendable, Codable {
+    /// The current text: corrections applied, deleted lines out, added lines in.
+    case current = 0
+    /// The engine's latest reading; indexed only for pages where it differs from the current text.
+    case model = 1
+}
+
+/// The search documents of the pages (docs/corpus.md, "Search"): per page, its lines' folded text joined with
+/// nothing between them (a word broken across two lines is found) in `search_docs`, with a map of each line's id
+/// and folded length; the two contentless FTS5 tables over it: `search_trigram` (trigram tokenizer, queries of
+/// three characters and more) and `search_chars` (one token per character, queries of one and two). Works in
+/// the caller's transaction, so the index changes with the page or not at all.
+struct SearchIndex {
+    let db: SQLiteConnection
+    let folding: SearchFolding
+
+    /// One document: a page's lines (id, text) in reading order, folded.
+    struct Document {
+        var folded: [Unicode.Scalar] = []
+        var lines: [(id: String, length: Int)] = []
+
+        init(lines source: [(id: String, text: String)], folding: SearchFolding) {
+            for (id, text) in source {
+                let f = folding.fold(text).scalars
+                folded.append(contentsOf: f)
+                lines.append((id, f.count))
+            }
+        }
+
+        init(folded: String, lineMap: String) {
+            self.folded = Array(folded.unicodeScalars)
+            lines = lineMap.split(separator: " ").compactMap { entry in
+                guard let colon = entry.lastIndex(of: ":"), let n = Int(entry[entry.index(after: colon)...]) else { return nil }
+                return (String(entry[..<colon]), n)
+            }
+        }
+
+        var foldedText: String {
+            var v = String.UnicodeScalarView()
+            v.append(contentsOf: folded)
+            return String(v)
+        }
+
+        var lineMap: String { lines.map { "\($0.id):\($0.length)" }.joined(separator: " ") }
+    }
+
+    /// Makes the page's documents again from `page` (its current text; its model text too where that differs).
+    func update(pageID: Int, page: CorpusPage) throws {
+        try remove(pageID: pageID)
+        let current = page.lines.filter { !$0.deleted }.map { (id: $0.id, text: $0.text) }
+        let model = page.lines.filter(\.inLatestReading).map { (id: $0.id, text: $0.modelText) }
+        try insert(pageID: pageID, source: .current, Document(lines: current, folding: folding))
+        if model.map(\.id) != current.map(\.id) || model.map(\.text) != current.map(\.text) {
+            try insert(pageID: pageID, source: .model, Document(lines: model, folding: folding))
+        }
+    }
+
+    private func insert(pageID: Int, source: TextSource, _ doc: Document) throws {
+        guard !doc.folded.isEmpty else { return }
+        let text = doc.foldedText
+        try db.statement("INSERT INTO search_docs(page_id, source, folded, line_map) VALUES (?, ?, ?, ?)")
+            .bind(.int(pageID), .int(source.rawValue), .text(text), .text(doc.lineMap)).run()
+        let id = db.lastInsertRowID
+        try db.statement("INSERT INTO search_trigram(rowid, folded) VALUES (?, ?)").bind(.int(id), .text(text)).run()
+        try db.statement("INSERT INTO search_chars(rowid, chars) VALUES (?, ?)")
+            .bind(.int(id), .text(SearchFolding.characterTokens(doc.folded))).run()
+    }
+
+    /// Removes the page's documents from the index (FTS5's 'delete' with the text each was indexed with).
+    func remove(pageID: Int) throws {
+        let s = try db.statement("SELECT id, folded FROM search_docs WHERE page_id = ?")
+        try s.bind(.int(pageID))
+        var docs: [(Int, String)] = []
+        while try s.step() { docs.append((s.int(0), s.text(1))) }
+        for (id, text) in docs {
+            try db.statement("INSERT INTO search_trigram(search_trigram, rowid, folded) VALUES ('delete', ?, ?)")
+                .bind(.int(id), .text(text)).run()
+            try db.statement("INSERT INTO search_chars(search_chars, rowid, chars) VALUES ('delete', ?, ?)")
+                .bind(.int(id), .text(SearchFolding.characterTokens(text.unicodeScalars))).run()
+        }
+        try db.statement("DELETE FROM search_docs WHERE page_id = ?").bind(.int(pageID)).run()
+    }
+
+    /// Every page's documents made again (the folding changed).
+    func rebuild() throws {
+        try db.execute("""
+            INSERT INTO search_trigram(search_trigram) VALUES ('delete-all');
+            INSERT INTO search_chars(search_chars) VALUES ('delete-all');
+            DELETE FROM search_docs;
+            """)
+        let s = try db.statement("SELECT id FROM pages ORDER BY id")
+        var ids: [Int] = []
+        while try s.step() { ids.append(s.int(0)) }
+        let assembly = PageAssembly(db: db)
+        for id in ids {
+            guard let row = try PageRow.find(db, id: id) else { continue }
+            try update(pageID: id, page: try assembly.page(row))
+        }
+    }
+}
