@@ -14,6 +14,8 @@ enum CorpusSchema {
     /// correction layer (corrections, added lines, page state and revision) sits beside them; every change is a
     /// row of `history`. `search_docs` holds each page's folded text (current, and model where it differs), the
     /// two FTS5 tables index it (contentless: their rows are removed with the 'delete' command and the same text).
+    /// A document's id is its place in the hits' order (`SearchIndex.key`), so a search reads the index's rowids
+    /// in order and stops at the last hit it needs.
     static let version1 = """
     CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
     CREATE TABLE jobs(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE, created REAL NOT NULL);
@@ -68,14 +70,15 @@ enum CorpusSchema {
         who TEXT NOT NULL);
     CREATE INDEX history_page ON history(page_id, id);
     CREATE TABLE search_docs(
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        id INTEGER PRIMARY KEY,
         page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
         source INTEGER NOT NULL,
         folded TEXT NOT NULL,
         line_map TEXT NOT NULL,
         UNIQUE(page_id, source));
     CREATE VIRTUAL TABLE search_trigram USING fts5(folded, content='', tokenize='trigram');
-    CREATE VIRTUAL TABLE search_chars USING fts5(chars, content='', tokenize="unicode61 remove_diacritics 0 categories 'L* N* Co M*'");
+    CREATE VIRTUAL TABLE search_grams USING fts5(grams, content='', detail=none, columnsize=0,
+        tokenize="unicode61 remove_diacritics 0 categories 'L* N* Co M*'");
     """
 
     /// Makes the database on `db`'s file ready: checks, before anything is written, that it is ours (or empty:

@@ -66,7 +66,7 @@ struct PageWriter {
             UPDATE pages SET reading_id = ?, width = ?, height = ?, revision = ?, next_line = ? WHERE id = ?
             """).bind(.int(readingID), .int(row.width), .int(row.height), .int(row.revision), .int(row.nextLine),
                       .int(row.id)).run()
-        try SearchIndex(db: db, folding: folding).update(pageID: row.id, page: try assembly.page(row))
+        try SearchIndex(db: db, folding: folding).update(row, page: try assembly.page(row))
         return .init(revision: row.revision, lineIDs: ids, markedForReview: marked)
     }
 
@@ -128,7 +128,7 @@ struct PageWriter {
         try db.statement("UPDATE pages SET revision = ?, state = ? WHERE id = ?")
             .bind(.int(row.revision), .text(row.state.rawValue), .int(row.id)).run()
         let updated = try assembly.page(row)
-        try SearchIndex(db: db, folding: folding).update(pageID: row.id, page: updated)
+        try SearchIndex(db: db, folding: folding).update(row, page: updated)
         return updated
     }
 
@@ -181,7 +181,7 @@ struct PageWriter {
         try db.statement("UPDATE pages SET revision = ?, state = ?, next_added = ? WHERE id = ?")
             .bind(.int(row.revision), .text(row.state.rawValue), .int(row.nextAdded), .int(row.id)).run()
         let updated = try PageAssembly(db: db).page(row)
-        try SearchIndex(db: db, folding: folding).update(pageID: row.id, page: updated)
+        try SearchIndex(db: db, folding: folding).update(row, page: updated)
         return (updated, id)
     }
 

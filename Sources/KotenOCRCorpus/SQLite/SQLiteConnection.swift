@@ -108,12 +108,14 @@ final class SQLiteConnection {
     /// The first column of the first row of `sql` as text (pragmas), nil when there is no row.
     func scalarText(_ sql: String) throws -> String? {
         let s = try statement(sql)
+        defer { s.reset() }
         return try s.step() ? s.text(0) : nil
     }
 
     /// The first column of the first row of `sql` as an integer (pragmas, counts); 0 when there is no row.
     func scalarInt(_ sql: String) throws -> Int {
         let s = try statement(sql)
+        defer { s.reset() }
         return try s.step() ? s.int(0) : 0
     }
 

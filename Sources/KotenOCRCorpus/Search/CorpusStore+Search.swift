@@ -49,70 +49,63 @@ public struct SearchResults: Sendable, Equatable {
 extension CorpusStore {
     /// Every occurrence of `query.text` in the current text and the engine's text of the pages
     /// (docs/corpus.md, "Search"). A query of three characters or more (after folding) goes through the trigram
-    /// index; one of one or two characters through the one-character index; both find every occurrence, within a
+    /// index; one of one or two characters through the index of characters and pairs; both find every occurrence, within a
     /// line or across a line break. Throws `CorpusError.emptyQuery` for a query with no character left.
     public func search(_ query: SearchQuery) throws -> SearchResults {
         let folded = Array(folding.fold(query.text.trimmingCharacters(in: .whitespacesAndNewlines)).scalars)
         guard !folded.isEmpty else { throw CorpusError.emptyQuery }
         let limit = min(max(query.limit, 1), 1000), offset = max(query.offset, 0)
         return try read { db in
-            let candidates = try Self.candidates(db, folded: folded, job: query.job)
+            // The index's rowids run in the hits' order (`SearchIndex.key`): read them in turn, stop when done.
+            let table = folded.count >= 3 ? "search_trigram" : "search_grams"
+            var v = String.UnicodeScalarView()
+            v.append(contentsOf: folded)
+            let match = SearchFolding.phrase(folded.count >= 3 ? String(v) : SearchFolding.gramToken(folded))
+            var range = (lo: 0, hi: Int.max)
+            if let job = query.job {
+                let s = try db.statement("SELECT id FROM jobs WHERE name = ?")
+                try s.bind(.text(job))
+                guard try s.step() else { return SearchResults(hits: [], hasMore: false) }
+                range = SearchIndex.keys(jobID: s.int(0))
+                s.reset()
+            }
+            let rows = try db.statement("""
+                SELECT rowid FROM \(table) WHERE \(table) MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid
+                """)
+            try rows.bind(.text(match), .int(range.lo), .int(range.hi))
+            defer { rows.reset() }
             var hits: [SearchHit] = []
             var skipped = 0
             var pages: [Int: CorpusPage] = [:]
-            for c in candidates {
-                let d = try db.statement("SELECT folded, line_map FROM search_docs WHERE id = ?")
-                try d.bind(.int(c.doc))
+            while try rows.step() {
+                let d = try db.statement("SELECT page_id, source, folded, line_map FROM search_docs WHERE id = ?")
+                try d.bind(.int(rows.int(0)))
                 guard try d.step() else { continue }
-                let doc = SearchIndex.Document(folded: d.text(0), lineMap: d.text(1))
+                let pageID = d.int(0), source = TextSource(rawValue: d.int(1)) ?? .current
+                let doc = SearchIndex.Document(folded: d.text(2), lineMap: d.text(3))
                 d.reset()
                 let starts = Self.occurrences(of: folded, in: doc.folded)
                 guard !starts.isEmpty else { continue }
+                var text: PageText?
                 func page() throws -> CorpusPage? {
-                    if let p = pages[c.pageID] { return p }
-                    let p = try PageRow.find(db, id: c.pageID).map { try PageAssembly(db: db).page($0) }
-                    pages[c.pageID] = p
+                    if let p = pages[pageID] { return p }
+                    let p = try PageRow.find(db, id: pageID).map { try PageAssembly(db: db).page($0) }
+                    pages[pageID] = p
                     return p
                 }
                 for start in starts {
                     let span = Self.lines(of: doc, from: start, count: folded.count)
                     // A model-text hit counts only where the model text differs from the current text.
-                    if c.source == .model, let p = try page(), !Self.differs(span.map { doc.lines[$0].id }, in: p) { continue }
+                    if source == .model, let p = try page(), !Self.differs(span.map { doc.lines[$0].id }, in: p) { continue }
                     if skipped < offset { skipped += 1; continue }
                     if hits.count == limit { return SearchResults(hits: hits, hasMore: true) }
                     guard let p = try page() else { continue }
-                    hits.append(makeHit(page: p, doc: doc, source: c.source, start: start, length: folded.count, span: span))
+                    if text == nil { text = PageText(page: p, doc: doc, source: source, folding: folding) }
+                    if let text { hits.append(text.hit(start: start, length: folded.count, span: span)) }
                 }
             }
             return SearchResults(hits: hits, hasMore: false)
         }
-    }
-
-    private struct Candidate {
-        let doc: Int
-        let pageID: Int
-        let source: TextSource
-    }
-
-    /// The documents whose index entries hold the query, in the hits' order.
-    private static func candidates(_ db: SQLiteConnection, folded: [Unicode.Scalar], job: String?) throws -> [Candidate] {
-        let table = folded.count >= 3 ? "search_trigram" : "search_chars"
-        var v = String.UnicodeScalarView()
-        v.append(contentsOf: folded)
-        let match = folded.count >= 3 ? SearchFolding.phrase(String(v))
-            : SearchFolding.phrase(SearchFolding.characterTokens(folded))
-        let s = try db.statement("""
-            SELECT d.id, d.page_id, d.source FROM search_docs d
-            JOIN pages p ON p.id = d.page_id JOIN jobs j ON j.id = p.job_id
-            WHERE d.id IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?) AND (?2 IS NULL OR j.name = ?2)
-            ORDER BY j.id, p.number, d.source
-            """)
-        try s.bind(.text(match), .optional(job))
-        var out: [Candidate] = []
-        while try s.step() {
-            out.append(Candidate(doc: s.int(0), pageID: s.int(1), source: TextSource(rawValue: s.int(2)) ?? .current))
-        }
-        return out
     }
 
     /// Starts of the non-overlapping occurrences of `needle` in `haystack`.
@@ -153,34 +146,42 @@ extension CorpusStore {
         }
     }
 
-    private func makeHit(page: CorpusPage, doc: SearchIndex.Document, source: TextSource, start: Int, length: Int,
-                         span: [Int]) -> SearchHit {
-        let byID = Dictionary(page.lines.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        // The page's text of this source as characters, and each folded scalar's character in it.
-        var characters: [Character] = []
-        var origin: [Int] = []
+}
+
+/// A page's text of one source as characters, with each folded scalar's character: a hit's place in it.
+private struct PageText {
+    let page: CorpusPage
+    let doc: SearchIndex.Document
+    let source: TextSource
+    let lines: [String: CorpusLine]
+    var characters: [Character] = []
+    var origin: [Int] = []
+
+    init(page: CorpusPage, doc: SearchIndex.Document, source: TextSource, folding: SearchFolding) {
+        self.page = page; self.doc = doc; self.source = source
+        lines = Dictionary(page.lines.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for entry in doc.lines {
-            guard let line = byID[entry.id] else { continue }
+            guard let line = lines[entry.id] else { continue }
             let text = source == .current ? line.text : line.modelText
-            let f = folding.fold(text)
-            origin.append(contentsOf: f.origin.map { $0 + characters.count })
+            origin.append(contentsOf: folding.fold(text).origin.map { $0 + characters.count })
             characters.append(contentsOf: text)
         }
+    }
+
+    func hit(start: Int, length: Int, span: [Int]) -> SearchHit {
         let ids = span.map { doc.lines[$0].id }
-        let first = byID[ids.first ?? ""]
-        let boxes = ids.compactMap { byID[$0]?.box }
-        let box = boxes.dropFirst().reduce(boxes.first) { acc, b in acc?.union(b) }
-        guard start + length <= origin.count, let from = origin[safe: start], let to = origin[safe: start + length - 1] else {
-            return SearchHit(job: page.job, page: page.page, line: ids.first ?? "", lines: ids, text: first?.text ?? "",
-                             box: box ?? CorpusBox(x: 0, y: 0, width: 0, height: 0), snippet: "", highlight: 0..<0,
-                             source: source)
-        }
-        let lo = max(0, from - SearchHit.context), hi = min(characters.count, to + 1 + SearchHit.context)
-        let snippet = String(characters[lo..<hi])
+        let first = ids.first.flatMap { lines[$0] }
+        let boxes = ids.compactMap { lines[$0]?.box }
+        let box = boxes.dropFirst().reduce(boxes.first ?? CorpusBox(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) }
         let text = first.map { source == .current ? $0.text : $0.modelText } ?? ""
-        return SearchHit(job: page.job, page: page.page, line: ids.first ?? "", lines: ids, text: text,
-                         box: box ?? CorpusBox(x: 0, y: 0, width: 0, height: 0), snippet: snippet,
-                         highlight: (from - lo)..<(to + 1 - lo), source: source)
+        var snippet = "", highlight = 0..<0
+        if let from = origin[safe: start], let to = origin[safe: start + length - 1] {
+            let lo = max(0, from - SearchHit.context), hi = min(characters.count, to + 1 + SearchHit.context)
+            snippet = String(characters[lo..<hi])
+            highlight = (from - lo)..<(to + 1 - lo)
+        }
+        return SearchHit(job: page.job, page: page.page, line: ids.first ?? "", lines: ids, text: text, box: box,
+                         snippet: snippet, highlight: highlight, source: source)
     }
 }
 

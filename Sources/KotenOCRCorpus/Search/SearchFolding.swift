@@ -13,12 +13,14 @@ struct SearchFolding: Sendable {
         scalars.reserveCapacity(text.unicodeScalars.count)
         origin.reserveCapacity(text.unicodeScalars.count)
         for (i, character) in text.enumerated() {
-            let piece: String
-            if character.isASCII {
-                piece = character.lowercased()
-            } else {
-                piece = String(character).precomposedStringWithCompatibilityMapping.lowercased()
+            let own = character.unicodeScalars
+            // Most characters of a Japanese page fold to themselves (NFKC_Casefold leaves them): no string made.
+            if own.count == 1, let s = own.first, !s.properties.changesWhenNFKCCaseFolded {
+                scalars.append(variants.map[s] ?? s)
+                origin.append(i)
+                continue
             }
+            let piece = String(character).precomposedStringWithCompatibilityMapping.lowercased()
             for s in piece.unicodeScalars {
                 scalars.append(variants.map[s] ?? s)
                 origin.append(i)
@@ -33,21 +35,34 @@ struct SearchFolding: Sendable {
         return String(out)
     }
 
-    /// The folded text as the one-character index (`search_chars`) takes it: each character a token, separated
-    /// by spaces. A character its tokenizer would drop (punctuation, spaces, symbols) becomes U+E000, a token
-    /// of its own, so that 源、氏 stays three tokens and a query for 源氏 does not find it.
-    static func characterTokens(_ scalars: some Sequence<Unicode.Scalar>) -> String {
-        var out = String.UnicodeScalarView()
-        var first = true
-        for s in scalars {
-            if !first { out.append(" ") }
-            first = false
-            out.append(isTokenCharacter(s) ? s : "\u{E000}")
+    /// The folded text as the short-query index (`search_grams`) takes it: every distinct character and every
+    /// distinct pair of neighbours, each a token, separated by spaces (no positions are kept: a query of one or
+    /// two characters is one token). A character that index's tokenizer would drop (punctuation, spaces, symbols)
+    /// stands as U+E000, so that the pairs stay pairs of neighbours; the hits are checked against the text itself.
+    static func gramTokens(_ scalars: some Sequence<Unicode.Scalar>) -> String {
+        let t = scalars.map { isTokenCharacter($0) ? $0 : "\u{E000}" }
+        var seen = Set<String>(), out: [String] = []
+        for i in t.indices {
+            let one = String(Character(t[i]))
+            if seen.insert(one).inserted { out.append(one) }
+            if i + 1 < t.count {
+                var pair = String.UnicodeScalarView()
+                pair.append(t[i]); pair.append(t[i + 1])
+                let two = String(pair)
+                if seen.insert(two).inserted { out.append(two) }
+            }
         }
-        return String(out)
+        return out.joined(separator: " ")
     }
 
-    /// Letters, numbers, private use and marks: the categories the `search_chars` tokenizer keeps
+    /// The one token of `gramTokens` a query of one or two characters is.
+    static func gramToken(_ scalars: [Unicode.Scalar]) -> String {
+        var v = String.UnicodeScalarView()
+        v.append(contentsOf: scalars.prefix(2).map { isTokenCharacter($0) ? $0 : "\u{E000}" })
+        return String(v)
+    }
+
+    /// Letters, numbers, private use and marks: the categories the `search_grams` tokenizer keeps
     /// (`categories 'L* N* Co M*'`).
     static func isTokenCharacter(_ s: Unicode.Scalar) -> Bool {
         switch s.properties.generalCategory {

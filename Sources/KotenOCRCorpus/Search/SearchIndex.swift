@@ -11,7 +11,7 @@ public enum TextSource: Int, Sendable, Codable {
 /// The search documents of the pages (docs/corpus.md, "Search"): per page, its lines' folded text joined with
 /// nothing between them (a word broken across two lines is found) in `search_docs`, with a map of each line's id
 /// and folded length; the two contentless FTS5 tables over it: `search_trigram` (trigram tokenizer, queries of
-/// three characters and more) and `search_chars` (one token per character, queries of one and two). Works in
+/// three characters and more) and `search_grams` (every character and pair of neighbours a token, queries of one and two characters). Works in
 /// the caller's transaction, so the index changes with the page or not at all.
 struct SearchIndex {
     let db: SQLiteConnection
@@ -47,26 +47,35 @@ struct SearchIndex {
         var lineMap: String { lines.map { "\($0.id):\($0.length)" }.joined(separator: " ") }
     }
 
+    /// A document's id: its job's id, its page's number and its source, in that order of significance, so that
+    /// the index's rowids run in the hits' order (jobs as first stored, pages, current before model).
+    static func key(jobID: Int, page: Int, source: TextSource) -> Int {
+        jobID << 32 | (page & 0x7FFF_FFFF) << 1 | source.rawValue
+    }
+
+    /// The keys of one job's documents: `lo ..< hi`.
+    static func keys(jobID: Int) -> (lo: Int, hi: Int) { (jobID << 32, (jobID + 1) << 32) }
+
     /// Makes the page's documents again from `page` (its current text; its model text too where that differs).
-    func update(pageID: Int, page: CorpusPage) throws {
-        try remove(pageID: pageID)
+    func update(_ row: PageRow, page: CorpusPage) throws {
+        try remove(pageID: row.id)
         let current = page.lines.filter { !$0.deleted }.map { (id: $0.id, text: $0.text) }
         let model = page.lines.filter(\.inLatestReading).map { (id: $0.id, text: $0.modelText) }
-        try insert(pageID: pageID, source: .current, Document(lines: current, folding: folding))
+        try insert(row, source: .current, Document(lines: current, folding: folding))
         if model.map(\.id) != current.map(\.id) || model.map(\.text) != current.map(\.text) {
-            try insert(pageID: pageID, source: .model, Document(lines: model, folding: folding))
+            try insert(row, source: .model, Document(lines: model, folding: folding))
         }
     }
 
-    private func insert(pageID: Int, source: TextSource, _ doc: Document) throws {
+    private func insert(_ row: PageRow, source: TextSource, _ doc: Document) throws {
         guard !doc.folded.isEmpty else { return }
         let text = doc.foldedText
-        try db.statement("INSERT INTO search_docs(page_id, source, folded, line_map) VALUES (?, ?, ?, ?)")
-            .bind(.int(pageID), .int(source.rawValue), .text(text), .text(doc.lineMap)).run()
-        let id = db.lastInsertRowID
+        let id = Self.key(jobID: row.jobID, page: row.number, source: source)
+        try db.statement("INSERT INTO search_docs(id, page_id, source, folded, line_map) VALUES (?, ?, ?, ?, ?)")
+            .bind(.int(id), .int(row.id), .int(source.rawValue), .text(text), .text(doc.lineMap)).run()
         try db.statement("INSERT INTO search_trigram(rowid, folded) VALUES (?, ?)").bind(.int(id), .text(text)).run()
-        try db.statement("INSERT INTO search_chars(rowid, chars) VALUES (?, ?)")
-            .bind(.int(id), .text(SearchFolding.characterTokens(doc.folded))).run()
+        try db.statement("INSERT INTO search_grams(rowid, grams) VALUES (?, ?)")
+            .bind(.int(id), .text(SearchFolding.gramTokens(doc.folded))).run()
     }
 
     /// Removes the page's documents from the index (FTS5's 'delete' with the text each was indexed with).
@@ -78,8 +87,8 @@ struct SearchIndex {
         for (id, text) in docs {
             try db.statement("INSERT INTO search_trigram(search_trigram, rowid, folded) VALUES ('delete', ?, ?)")
                 .bind(.int(id), .text(text)).run()
-            try db.statement("INSERT INTO search_chars(search_chars, rowid, chars) VALUES ('delete', ?, ?)")
-                .bind(.int(id), .text(SearchFolding.characterTokens(text.unicodeScalars))).run()
+            try db.statement("INSERT INTO search_grams(search_grams, rowid, grams) VALUES ('delete', ?, ?)")
+                .bind(.int(id), .text(SearchFolding.gramTokens(text.unicodeScalars))).run()
         }
         try db.statement("DELETE FROM search_docs WHERE page_id = ?").bind(.int(pageID)).run()
     }
@@ -88,7 +97,7 @@ struct SearchIndex {
     func rebuild() throws {
         try db.execute("""
             INSERT INTO search_trigram(search_trigram) VALUES ('delete-all');
-            INSERT INTO search_chars(search_chars) VALUES ('delete-all');
+            INSERT INTO search_grams(search_grams) VALUES ('delete-all');
             DELETE FROM search_docs;
             """)
         let s = try db.statement("SELECT id FROM pages ORDER BY id")
@@ -97,7 +106,7 @@ struct SearchIndex {
         let assembly = PageAssembly(db: db)
         for id in ids {
             guard let row = try PageRow.find(db, id: id) else { continue }
-            try update(pageID: id, page: try assembly.page(row))
+            try update(row, page: try assembly.page(row))
         }
     }
 }
