@@ -95,8 +95,9 @@ extension CorpusStore {
                 }
                 for start in starts {
                     let span = Self.lines(of: doc, from: start, count: folded.count)
-                    // A model-text hit counts only where the model text differs from the current text.
-                    if source == .model, let p = try page(), !Self.differs(span.map { doc.lines[$0].id }, in: p) { continue }
+                    // A model-text hit counts only where the current text of its lines does not have the query too.
+                    if source == .model, let p = try page(),
+                       currentHas(folded, lines: span.map { doc.lines[$0].id }, in: p) { continue }
                     if skipped < offset { skipped += 1; continue }
                     if hits.count == limit { return SearchResults(hits: hits, hasMore: true) }
                     guard let p = try page() else { continue }
@@ -138,14 +139,11 @@ extension CorpusStore {
         return out
     }
 
-    /// Whether any of the lines `ids` reads differently in the engine's text than in the current text.
-    private static func differs(_ ids: [String], in page: CorpusPage) -> Bool {
-        ids.contains { id in
-            guard let l = page.lines.first(where: { $0.id == id }) else { return true }
-            return l.deleted || l.text != l.modelText
-        }
+    /// Whether the current text of the lines `ids` (joined, deleted lines out) holds `folded`.
+    private func currentHas(_ folded: [Unicode.Scalar], lines ids: [String], in page: CorpusPage) -> Bool {
+        let text = ids.compactMap { id in page.lines.first { $0.id == id && !$0.deleted }?.text }.joined()
+        return !Self.occurrences(of: folded, in: folding.fold(text).scalars).isEmpty
     }
-
 }
 
 /// A page's text of one source as characters, with each folded scalar's character: a hit's place in it.

@@ -20,7 +20,7 @@ struct SearchFolding: Sendable {
                 origin.append(i)
                 continue
             }
-            let piece = String(character).precomposedStringWithCompatibilityMapping.lowercased()
+            let piece = Self.nfkc(String(character)).lowercased()
             for s in piece.unicodeScalars {
                 scalars.append(variants.map[s] ?? s)
                 origin.append(i)
@@ -29,10 +29,10 @@ struct SearchFolding: Sendable {
         return (scalars, origin)
     }
 
-    func foldedString(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        out.append(contentsOf: fold(text).scalars)
-        return String(out)
+    /// NFKC. Foundation's (on Linux) leaves a half-width voiced sound mark as a combining mark (ｶﾞ → カ + U+3099);
+    /// canonical composition after it makes ガ, as NFKC does.
+    static func nfkc(_ s: String) -> String {
+        s.precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
     }
 
     /// The folded text as the short-query index (`search_grams`) takes it: every distinct character and every

@@ -37,8 +37,8 @@ public struct VariantTable: Sendable, Equatable {
         }
         var map: [Unicode.Scalar: Unicode.Scalar] = [:]
         for (old, new) in pairs {
-            let o = old.precomposedStringWithCompatibilityMapping.unicodeScalars
-            let n = new.precomposedStringWithCompatibilityMapping.unicodeScalars
+            let o = SearchFolding.nfkc(old).unicodeScalars
+            let n = SearchFolding.nfkc(new).unicodeScalars
             guard o.count == 1, n.count == 1, let os = o.first, let ns = n.first else {
                 throw CorpusError.storage(reason: "\(url.path): variant \(old) → \(new) is not one character each")
             }
