@@ -221,6 +221,28 @@ SECTION = re.compile(r"§\s*([0-9]+(?:\.[0-9]+)*)")
 PHRASE = re.compile(r"[\"“]([^\"”]{3,80})[\"”]")
 
 
+# The corpus wing (docs/corpus.md): SQLite behind one seam, the wing beside the library, never in it.
+CORPUS_SEAM = {"CSQLite": "Sources/KotenOCRCorpus/SQLite/SQLiteConnection.swift"}
+CORPUS_RULES = [("Sources/KotenOCRKit", "KotenOCRCorpus", "the library never depends on the corpus wing"),
+                ("Sources/KotenOCRCorpus", "KotenOCRKit", "the corpus wing takes its own input types"),
+                ("Sources/KotenOCRCorpus", "KotenOCRServer", "the server calls the corpus wing, not the reverse")]
+
+
+def corpus_wing():
+    """Problems of the corpus wing: a C module imported outside its one seam file, a forbidden import."""
+    problems = []
+    for p in files_under(os.path.join(ROOT, "Sources"), (".swift",)):
+        rel = os.path.relpath(p, ROOT)
+        imports = set(re.findall(r"^(?:@testable\s+)?import\s+(\w+)", open(p, encoding="utf-8").read(), re.M))
+        for module, seam in CORPUS_SEAM.items():
+            if module in imports and rel != seam:
+                problems.append(f"{rel} imports {module} (only {seam} may)")
+        for folder, module, why in CORPUS_RULES:
+            if rel.startswith(folder + "/") and module in imports:
+                problems.append(f"{rel} imports {module}: {why}")
+    return problems
+
+
 def normalised(s):
     return re.sub(r"\s+", " ", s).strip().lower()
 
@@ -327,6 +349,10 @@ def main():
     for path, line in switch:
         if (path, line) not in registry:
             print(f"  {path}:{line}")
+    corpus = corpus_wing()
+    print(f"corpus wing: SQLite named by 1 file, forbidden imports: {len(corpus)}")
+    for c in corpus:
+        print(f"  {c}")
     print(f"doc citations: {cites}, resolved: {cites - len(unresolved)}")
     for u in unresolved:
         print(f"  {u}")
@@ -336,7 +362,7 @@ def main():
         for a in sorted(edges):
             for b in sorted(edges[a]):
                 print(f"{a} -> {b}: " + ", ".join(sorted(f"{w} ({os.path.basename(f)})" for w, f in edges[a][b])))
-    return 1 if unresolved or bad or loops or outside or missing else 0
+    return 1 if unresolved or bad or loops or outside or missing or corpus else 0
 
 
 sys.exit(main())
