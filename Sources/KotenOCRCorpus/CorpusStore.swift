@@ -45,23 +45,18 @@ public final class CorpusStore: @unchecked Sendable {
 
     /// Runs `body` in one write transaction: all of it is on disk when this returns, or none of it.
     func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try writeLock.withLock {
-            do {
-                return try writer.transaction { try body(writer) }
-            } catch {
-                throw Self.corpusError(error, path: url.path)
-            }
-        }
+        try locked(writeLock) { try writer.transaction { try body(writer) } }
     }
 
     /// Runs `body` in one read transaction (one consistent snapshot).
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try readLock.withLock {
-            do {
-                return try reader.readTransaction { try body(reader) }
-            } catch {
-                throw Self.corpusError(error, path: url.path)
-            }
+        try locked(readLock) { try reader.readTransaction { try body(reader) } }
+    }
+
+    /// `body` under `lock`, SQLite's errors as the corpus's.
+    private func locked<T>(_ lock: NSLock, _ body: () throws -> T) throws -> T {
+        try lock.withLock {
+            do { return try body() } catch { throw Self.corpusError(error, path: url.path) }
         }
     }
 
@@ -142,15 +137,17 @@ public final class CorpusStore: @unchecked Sendable {
 
     /// The page numbers of `job` that have a reading, ascending (empty for an unknown job).
     public func pageNumbers(job: String) throws -> [Int] {
-        try read { db in
-            let s = try db.statement("""
-                SELECT p.number FROM pages p JOIN jobs j ON j.id = p.job_id WHERE j.name = ? ORDER BY p.number
-                """)
-            try s.bind(.text(job))
-            var out: [Int] = []
-            while try s.step() { out.append(s.int(0)) }
-            return out
-        }
+        try read { db in try Self.pageNumbers(db, job: job) }
+    }
+
+    static func pageNumbers(_ db: SQLiteConnection, job: String) throws -> [Int] {
+        let s = try db.statement("""
+            SELECT p.number FROM pages p JOIN jobs j ON j.id = p.job_id WHERE j.name = ? ORDER BY p.number
+            """)
+        try s.bind(.text(job))
+        var out: [Int] = []
+        while try s.step() { out.append(s.int(0)) }
+        return out
     }
 
     /// The jobs in the corpus, in the order they were first stored.
@@ -210,13 +207,7 @@ public final class CorpusStore: @unchecked Sendable {
     /// Caps the database at `pages` pages of its page size (`PRAGMA max_page_count`): a write that needs more
     /// fails as on a full disk. For the tests of a full disk; nil removes the cap (SQLite's default).
     package func limitPages(_ pages: Int?) throws {
-        try writeLock.withLock {
-            do {
-                _ = try writer.scalarInt("PRAGMA max_page_count = \(pages ?? 1_073_741_823)")
-            } catch {
-                throw Self.corpusError(error, path: url.path)
-            }
-        }
+        try locked(writeLock) { _ = try writer.scalarInt("PRAGMA max_page_count = \(pages ?? 1_073_741_823)") }
     }
 
     /// Pages the database file holds now (`PRAGMA page_count`) and their size in bytes.

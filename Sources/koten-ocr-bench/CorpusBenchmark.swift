@@ -1,5 +1,6 @@
 import Foundation
 import KotenOCRCorpus
+import KotenOCRTestSupport
 
 /// `koten-ocr-bench corpus [--pages N] [--queries N] [--edits N] [--dir DIR] [--variants FILE]`: the corpus
 /// wing's benchmark (docs/corpus.md, "Benchmark"). Makes N pages of Japanese-like text (no OCR: words drawn from a
@@ -15,22 +16,15 @@ struct CorpusBenchmark {
     var variants = VariantTable.installedFile(under: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).path
 
     init(arguments: [String]) throws {
-        var i = 0
-        func value() throws -> String {
-            i += 1
-            guard i < arguments.count else { throw BenchError.usage("\(arguments[i - 1]) needs a value") }
-            return arguments[i]
-        }
-        while i < arguments.count {
-            switch arguments[i] {
+        try readOptions(arguments) { name, value in
+            switch name {
             case "--pages": pages = Int(try value()) ?? pages
             case "--queries": queries = Int(try value()) ?? queries
             case "--edits": edits = Int(try value()) ?? edits
             case "--dir": dir = try value()
             case "--variants": variants = try value()
-            default: throw BenchError.usage("unknown option \(arguments[i])")
+            default: throw BenchError.usage("unknown option \(name)")
             }
-            i += 1
         }
     }
 
@@ -89,17 +83,19 @@ struct CorpusBenchmark {
             rows.append((name, times, hits))
         }
         // Corrections on book-01 (1,000 pages): read the page, then the measured compare-and-swap update.
-        var editTimes: [Double] = [], readTimes: [Double] = []
+        var editTimes: [Double] = [], editCPU: [Double] = [], readTimes: [Double] = []
         for n in 0..<edits {
             let page = 1 + pick.next(min(perJob, pages))
             var view: CorpusPage?
             readTimes.append(try time { view = try store.page(job: "book-01", page: page) })
             guard let view, !view.lines.isEmpty else { continue }
             let line = view.lines[pick.next(view.lines.count)]
+            let cpu = threadCPU()
             editTimes.append(try time {
                 _ = try store.update(job: "book-01", page: page, ifRevision: view.revision,
                                      edits: [.text(id: line.id, line.text + "訂\(n)")], by: "bench")
             })
+            editCPU.append(threadCPU() - cpu)
         }
         store.close()
 
@@ -119,6 +115,19 @@ struct CorpusBenchmark {
         }
         print("| page read on a 1,000-page job, p50 / p95 | \(ms(readTimes, 0.5)) / \(ms(readTimes, 0.95)) ms |")
         print("| correction (compare-and-swap update, synced) on a 1,000-page job, p50 / p95 (\(editTimes.count)) | \(ms(editTimes, 0.5)) / \(ms(editTimes, 0.95)) ms |")
+        print("| … its CPU time (the calling thread's), p50 / p95 | \(ms(editCPU, 0.5)) / \(ms(editCPU, 0.95)) ms |")
+        print("\nMachine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage()) at the end; database in \(dir).")
+    }
+
+    /// The calling thread's CPU time in seconds.
+    private func threadCPU() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    private func loadAverage() -> String {
+        ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
     }
 
     private func time(_ body: () throws -> Void) throws -> Double {
@@ -137,20 +146,12 @@ struct CorpusBenchmark {
 /// Seeded Japanese-like text: lines of words drawn with a Zipf-like skew from a fixed vocabulary of kana and
 /// kanji, a tenth of the kanji that have an old form written in it.
 struct BenchText {
-    private var state: UInt64
+    private var random: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
-    /// SplitMix64.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
+    mutating func next() -> UInt64 { random.next() }
+    mutating func next(_ n: Int) -> Int { random.next(n) }
 
     static let kana = Array("のにはをたがでてとしれさあいうえおかきくけこすせそつなぬねひふへほまみむめもやゆよらりるろわん")
     static let kanji = Array("源氏物語月花雪風山川人日本国学会図広大小上下中年時行見言思事手心出気前後生子女男天地光夜空道家門"

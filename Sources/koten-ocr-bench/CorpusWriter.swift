@@ -11,22 +11,15 @@ enum CorpusWriter {
     static func run(_ args: [String]) throws {
         guard let path = args.first else { throw BenchError.usage("corpus-writer DB --job J [--edits N]") }
         var job = "job", page = 1, edits = 1_000_000, tag = "w", memoryEvery = 0
-        var i = 1
-        func value() throws -> String {
-            i += 1
-            guard i < args.count else { throw BenchError.usage("\(args[i - 1]) needs a value") }
-            return args[i]
-        }
-        while i < args.count {
-            switch args[i] {
+        try readOptions(Array(args.dropFirst())) { name, value in
+            switch name {
             case "--job": job = try value()
             case "--page": page = Int(try value()) ?? 1
             case "--edits": edits = Int(try value()) ?? edits
             case "--tag": tag = try value()
             case "--memory-every": memoryEvery = Int(try value()) ?? 0
-            default: throw BenchError.usage("unknown option \(args[i])")
+            default: throw BenchError.usage("unknown option \(name)")
             }
-            i += 1
         }
         let store = try CorpusStore(url: URL(fileURLWithPath: path))
         let ids = try store.page(job: job, page: page).lines.filter { !$0.added }.map(\.id)

@@ -57,20 +57,30 @@ struct SearchIndex {
     static func keys(jobID: Int) -> (lo: Int, hi: Int) { (jobID << 32, (jobID + 1) << 32) }
 
     /// Makes the page's documents again from `page` (its current text; its model text too where that differs).
+    /// A document that would be the same as the one indexed is left as it is (an edit changes the current text
+    /// only: the model text's entries stay).
     func update(_ row: PageRow, page: CorpusPage) throws {
-        try remove(pageID: row.id)
         let current = page.lines.filter { !$0.deleted }.map { (id: $0.id, text: $0.text) }
         let model = page.lines.filter(\.inLatestReading).map { (id: $0.id, text: $0.modelText) }
-        try insert(row, source: .current, Document(lines: current, folding: folding))
-        if model.map(\.id) != current.map(\.id) || model.map(\.text) != current.map(\.text) {
-            try insert(row, source: .model, Document(lines: model, folding: folding))
-        }
+        let differs = model.map(\.id) != current.map(\.id) || model.map(\.text) != current.map(\.text)
+        try replace(row, source: .current, with: Document(lines: current, folding: folding))
+        try replace(row, source: .model, with: differs ? Document(lines: model, folding: folding) : nil)
     }
 
-    private func insert(_ row: PageRow, source: TextSource, _ doc: Document) throws {
-        guard !doc.folded.isEmpty else { return }
-        let text = doc.foldedText
+    /// Puts `doc` (nil: none) in the place of the page's document of `source`, unless it is the same.
+    private func replace(_ row: PageRow, source: TextSource, with doc: Document?) throws {
         let id = Self.key(jobID: row.jobID, page: row.number, source: source)
+        let s = try db.statement("SELECT folded, line_map FROM search_docs WHERE id = ?")
+        try s.bind(.int(id))
+        let old = try s.step() ? (folded: s.text(0), lineMap: s.text(1)) : nil
+        s.reset()
+        let new = doc.flatMap { $0.folded.isEmpty ? nil : (folded: $0.foldedText, lineMap: $0.lineMap) }
+        if let old, let new, old == new { return }
+        if let old { try delete(id: id, folded: old.folded) }
+        if let doc, let new { try insert(row, id: id, source: source, doc, text: new.folded) }
+    }
+
+    private func insert(_ row: PageRow, id: Int, source: TextSource, _ doc: Document, text: String) throws {
         try db.statement("INSERT INTO search_docs(id, page_id, source, folded, line_map) VALUES (?, ?, ?, ?, ?)")
             .bind(.int(id), .int(row.id), .int(source.rawValue), .text(text), .text(doc.lineMap)).run()
         try db.statement("INSERT INTO search_trigram(rowid, folded) VALUES (?, ?)").bind(.int(id), .text(text)).run()
@@ -78,19 +88,22 @@ struct SearchIndex {
             .bind(.int(id), .text(SearchFolding.gramTokens(doc.folded))).run()
     }
 
-    /// Removes the page's documents from the index (FTS5's 'delete' with the text each was indexed with).
+    /// Removes the page's documents from the index.
     func remove(pageID: Int) throws {
         let s = try db.statement("SELECT id, folded FROM search_docs WHERE page_id = ?")
         try s.bind(.int(pageID))
         var docs: [(Int, String)] = []
         while try s.step() { docs.append((s.int(0), s.text(1))) }
-        for (id, text) in docs {
-            try db.statement("INSERT INTO search_trigram(search_trigram, rowid, folded) VALUES ('delete', ?, ?)")
-                .bind(.int(id), .text(text)).run()
-            try db.statement("INSERT INTO search_grams(search_grams, rowid, grams) VALUES ('delete', ?, ?)")
-                .bind(.int(id), .text(SearchFolding.gramTokens(text.unicodeScalars))).run()
-        }
-        try db.statement("DELETE FROM search_docs WHERE page_id = ?").bind(.int(pageID)).run()
+        for (id, text) in docs { try delete(id: id, folded: text) }
+    }
+
+    /// Removes one document: its row, and its index entries (FTS5's 'delete' with the text it was indexed with).
+    private func delete(id: Int, folded text: String) throws {
+        try db.statement("INSERT INTO search_trigram(search_trigram, rowid, folded) VALUES ('delete', ?, ?)")
+            .bind(.int(id), .text(text)).run()
+        try db.statement("INSERT INTO search_grams(search_grams, rowid, grams) VALUES ('delete', ?, ?)")
+            .bind(.int(id), .text(SearchFolding.gramTokens(text.unicodeScalars))).run()
+        try db.statement("DELETE FROM search_docs WHERE id = ?").bind(.int(id)).run()
     }
 
     /// Every page's documents made again (the folding changed).

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import KotenOCRCorpus
+import KotenOCRTestSupport
+
+/// The tests' seeded generator, `KotenOCRTestSupport`'s (visible to every file of the test module).
+typealias SplitMix64 = KotenOCRTestSupport.SplitMix64
 
 /// Shared helpers of the corpus tests: a fresh database, readings made of texts, the installed variant table.
 enum CorpusFixtures {
