@@ -5,7 +5,8 @@ import KotenOCRCorpus
 /// tests' child process (docs/corpus.md, "Durability"), a test hook, not a benchmark. It edits page N of job J
 /// in `DB` (the parent made it) N times, the lines in turn, each edit's text `T e<i>`, and says on standard
 /// output, unbuffered, `begin <i>` before each edit and `committed <i> <revision>` once the store has returned
-/// (the edit is on disk). With `--memory-every K` it also says `rss <i> <bytes>` (VmRSS) every K edits. The
+/// (the edit is on disk). With `--memory-every K` it also says `rss <i> <bytes> <log bytes>` (VmRSS, the size of
+/// the write-ahead log) every K edits. The
 /// parent kills it with SIGKILL between or during edits and checks that every committed edit is in the file.
 enum CorpusWriter {
     static func run(_ args: [String]) throws {
@@ -30,7 +31,10 @@ enum CorpusWriter {
             let after = try store.update(job: job, page: page, ifRevision: revision,
                                          edits: [.text(id: ids[n % ids.count], "\(tag) e\(n)")], by: "child")
             say("committed \(n) \(after.revision)")
-            if memoryEvery > 0, (n + 1) % memoryEvery == 0 { say("rss \(n + 1) \(residentBytes())") }
+            if memoryEvery > 0, (n + 1) % memoryEvery == 0 {
+                let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+                say("rss \(n + 1) \(residentBytes()) \(wal ?? 0)")
+            }
         }
         store.close()
     }
