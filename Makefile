@@ -17,6 +17,9 @@ KOTEN_ARGS ?=
 KOTEN_VARIANTS ?=
 RAPIDOCR_ARGS ?=
 SHELL := /bin/bash
+# ONNX Runtime's telemetry off in every process a recipe starts (docs/privacy.md): koten-ocr turns it off itself,
+# but the Python peers of the benchmarks load the same ONNX Runtime 1.32 from PyPI, which would call Microsoft's collector.
+export ORT_DISABLE_TELEMETRY := 1
 
 .PHONY: setup build run test test-asan test-tsan fuzz architecture parity bench bench-speed bench-serve bench-corpus standins peers quality install uninstall check-package check-install clean
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # KotenOCR setup: installs everything the build, the CLI and the tests need, pinned and checked by sha256.
 # Idempotent: a second run verifies what is there and does nothing else.
-#   - Debian packages (libvips-dev, libmicrohttpd-dev, libzip-dev, pkg-config, python3 venv/pip, time, unzip), pinned by major.minor -> the system, via apt
+#   - Debian packages (libvips-dev, libmicrohttpd-dev, libzip-dev, pkg-config, python3 venv/pip, time, unzip, strace,
+#     iproute2), pinned by major.minor -> the system, via apt
 #   - Noto CJK fonts (fonts-noto-cjk, pinned by version prefix)       -> the system, via apt (rendered test pages)
 #   - ONNX Runtime shared library from the PyPI wheel `onnxruntime`   -> .deps/onnxruntime/lib
 #   - ONNX Runtime C headers from Debian trixie's libonnxruntime-dev  -> .deps/onnxruntime/include
@@ -35,6 +36,8 @@ APT_PREFIX_PACKAGES=(
   "python3-pip=23.0."
   "time=1.9-"                   # GNU time: the tests' peak-memory figures
   "unzip=6.0-"                  # `koten-ocr models install x.zip`
+  "strace=6.1-"                 # the tests see every connection koten-ocr attempts (docs/privacy.md) ...
+  "iproute2=6.1."               # ... in a network namespace with only loopback (`ip link set lo up`)
   "fonts-noto-cjk=1:20220127"   # Noto Sans/Serif CJK JP: pages rendered by scripts/quality and the tests
   "qpdf=11.3."                  # the tests check searchable PDFs (qpdf --check)
   "poppler-utils=22.12."        # ... and read them back (pdftotext, pdfimages, pdftoppm)

@@ -273,7 +273,7 @@ struct Arguments {
           --iiif-base URL      where --output will be served: the ids of --format iiif's annotation pages
                                and manifest.json (default: the output folder's file:// URL)
           --network-timeout S  abandon a download that receives nothing for S seconds (default 30)
-      -q, --quiet              no progress display
+      -q, --quiet              no progress display and no summary line: errors only
           --diagnostics FILE   also write this run's diagnostics payload (JSON) to FILE
           --no-diagnostics     collect no diagnostics (no run marker, crash record or payload)
           --no-model-cache     keep no optimised copy of the models (by default each model's optimised form is

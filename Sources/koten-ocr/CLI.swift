@@ -65,12 +65,14 @@ enum CLI {
             await DiagnosticsCommand.end(diagnostics, file: arguments.diagnosticsFile)
             return 2
         }
-        let status = await DiagnosticsCommand.withStages(diagnostics) {
+        let (status, read) = await DiagnosticsCommand.withStages(diagnostics) {
             arguments.inputs == ["-"]
                 ? await StandardInput.run(engine: engine, formats: formats, pages: arguments.pages)
                 : await runBatch(arguments, engine: engine, outputDir: outputDir, formats: formats)
         }
+        let summary = read.flatMap { ProgressDisplay.summaryLine($0, quiet: arguments.quiet) }
         await DiagnosticsCommand.end(diagnostics, file: arguments.diagnosticsFile)
+        if let summary { stderrLine(summary) }  // the run's last line (docs/cluster.md, "Logs")
         return status
     }
 
@@ -91,8 +93,10 @@ enum CLI {
         return nil
     }
 
-    /// Plans the batch (inputs, pages, names, shard, resume) and reads it. Returns the exit status.
-    private static func runBatch(_ arguments: Arguments, engine: KotenOCR, outputDir: URL?, formats: [ResultFormat]) async -> Int32 {
+    /// Plans the batch (inputs, pages, names, shard, resume) and reads it. Returns the exit status and, when the
+    /// batch was read (not refused before), what it read for the run's summary line.
+    private static func runBatch(_ arguments: Arguments, engine: KotenOCR, outputDir: URL?, formats: [ResultFormat]) async
+        -> (status: Int32, read: BatchEvent.Progress?) {
         var listed: [FileSystemPath] = []
         if let list = arguments.inputList {
             do {
@@ -100,7 +104,7 @@ enum CLI {
                 listed = InputCollector.paths(inList: data)
             } catch {
                 stderrLine("koten-ocr: \(list): cannot read the input list")
-                return 2
+                return (2, nil)
             }
         }
         var options = BatchOptions(outputDirectory: outputDir, formats: formats, recursive: arguments.recursive, resume: arguments.resume,
@@ -121,14 +125,15 @@ enum CLI {
             plan = try BatchPlan.prepare(files: files, listed: listed, remote: iiif.inputs, options: options)
         } catch {
             stderrLine("koten-ocr: \(error)")
-            return 2
+            return (2, nil)
         }
         let runner = Runner(batch: BatchRunner(engine: engine, options: options), quiet: arguments.quiet)
         // Test hook (docs/diagnostics.md, "Test hooks"): one format fails on every page.
         let failing = ProcessInfo.processInfo.environment["KOTEN_OCR_TEST_FAIL_FORMAT"].flatMap(ResultFormat.init(rawValue:))
-        let progress = await BatchRunner.$failingFormat.withValue(failing) { await runner.run(plan) }
+        var progress = await BatchRunner.$failingFormat.withValue(failing) { await runner.run(plan) }
         let written = iiif.finish(plan, options: options)
-        return progress.failures == 0 && iiif.failures == 0 && written ? 0 : 1
+        progress.countFailures(iiif.failures + (written ? 0 : 1))  // manifests not read, a manifest.json not written
+        return (progress.failures == 0 ? 0 : 1, progress)
     }
 }
 
