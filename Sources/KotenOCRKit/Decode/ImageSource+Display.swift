@@ -88,6 +88,28 @@ extension ImageSource {
         try displayImage(maxSide: maxSide).encoded(encoding, displayError)
     }
 
+    /// The page as people see it (`displayImage()`) cut to `region` (pixels of the upright page, clamped to it;
+    /// nil: the whole page) and then turned clockwise by `clockwiseQuarterTurns` × 90°, encoded as PNG (lossless):
+    /// a part or a turn of a IIIF image that its server cannot give (docs/iiif.md, "Parts and turns of an image").
+    /// Memory: the page decoded once in strips while the PNG is written, and the PNG. Throws `ImageError` naming the
+    /// file, `.invalidPixels` when `region` holds no pixel of the page.
+    package func encodedPart(_ region: PixelBox?, clockwiseQuarterTurns: Int) throws -> Data {
+        var image = try displayImage()
+        if let region {
+            let box = LineCrop.clamped(region, imageWidth: width, imageHeight: height)
+            guard box.width > 0, box.height > 0 else {
+                throw ImageError.invalidPixels(path: name, reason: "the part asked for (\(region.x1),\(region.y1) to \(region.x2),\(region.y2)) "
+                                               + "lies outside the \(width)×\(height) image")
+            }
+            if box.width != width || box.height != height {
+                image = try image.apply(displayError) { kv_crop($0, Int32(box.x1), Int32(box.y1), Int32(box.width), Int32(box.height), $1) }
+            }
+        }
+        let turns = ((clockwiseQuarterTurns % 4) + 4) % 4
+        if turns != 0 { image = try image.apply(displayError) { kv_rotate_quarters($0, Int32(turns), $1) } }
+        return try image.encoded(.png, displayError)
+    }
+
     private func displayError(_ message: String) -> Error { Self.classify(path: name, message: message) }
 }
 
