@@ -5,8 +5,8 @@ import KotenOCRKit
 /// paints it (docs/iiif.md, "What is read"). Any front end uses it: `load` reads a manifest by URL or file,
 /// `IIIFImageRequest.fetch` puts one canvas's image into a file.
 ///
-/// Presentation 2.1: `sequences[0].canvases`, each canvas's `images[0].resource` with its optional `service`
-/// (`@id`). Presentation 3.0: `items`, each Canvas → its first AnnotationPage → its first `painting` Annotation
+/// Presentation 2.1: `sequences[0].canvases`, each canvas's first image annotation's `resource` that is an image,
+/// with its optional `service` (`@id`). Presentation 3.0: `items`, each Canvas → its first AnnotationPage → its first `painting` Annotation
 /// whose body is an image, with its optional `service` (`id` or `@id`). A body that is a choice, a part or a turn
 /// of an image is read as `IIIFPainting` says; a canvas painted by no image (sound, video, a PDF) is `skipped`.
 /// The version is read from `@context` (then from `type`/`@type`). Label (and its languages), attribution (2.1) or
@@ -179,6 +179,8 @@ package struct IIIFBook: Sendable {
         return made(canvas, id: (canvas["@id"] as? String) ?? "", index: index, bodies: images.map { $0["resource"] })
     }
 
+    /// Canvas `index` painted by the first of `bodies` that is an image; skipped when none is and the first says
+    /// what it is instead; without an image (fetching it fails, naming the canvas) when none says anything.
     private static func made(_ canvas: [String: Any], id: String, index: Int, bodies: [Any?]) -> Entry {
         let paintings = bodies.compactMap { IIIFPainting.of($0) }
         let label = text(canvas["label"])

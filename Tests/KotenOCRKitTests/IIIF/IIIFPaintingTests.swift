@@ -166,5 +166,19 @@ struct IIIFPaintingTests {
         #expect(part.width == 2 && part.height == 2)
         #expect(stride(from: 0, to: part.pixels.count, by: 3).map { part.pixels[$0] } == [60, 20, 70, 30])
         #expect(throws: ImageError.self) { _ = try image.encodedPart(PixelBox(x1: 9, y1: 9, x2: 12, y2: 12), clockwiseQuarterTurns: 0) }
+        // From a file (a JPEG and a PNG as fetched, decoded top to bottom unless opened for random access): the right
+        // page of a spread turned a quarter, then a half.
+        let folder = try TestPaths.temporaryDirectory("iiif-part")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, file) in [("photo.jpg", TestPaths.image("ndlocr-lite/digidepo_2531162_0024.jpg")),
+                             ("page.png", TestPaths.image("ndlocr-lite/tategaki2026-04-24-094138.png"))] {
+            let page = try ImageSource(file: FileSystemPath(file.path))
+            let right = PixelBox(x1: page.width / 2, y1: 10, x2: page.width, y2: page.height - 10)
+            for turns in [1, 2] {
+                let made = try ImageSource(data: try page.encodedPart(right, clockwiseQuarterTurns: turns))
+                let size = turns == 1 ? (right.height, right.width) : (right.width, right.height)
+                #expect((made.width, made.height) == size, "\(name), \(turns) quarter turns")
+            }
+        }
     }
 }
