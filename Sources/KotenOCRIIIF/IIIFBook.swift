@@ -221,9 +221,10 @@ package struct IIIFBook: Sendable {
         return (value as? [Any])?.compactMap { $0 as? String } ?? []
     }
 
+    /// A size in a manifest: a whole number, or a number in 0…10⁹ taken whole; 0 for anything else.
     static func int(_ value: Any?) -> Int {
         if let n = value as? Int { return n }
-        if let d = value as? Double { return Int(d) }
+        if let d = value as? Double, d.isFinite, abs(d) <= 1e9 { return Int(d) }
         return 0
     }
 

@@ -113,6 +113,8 @@ package struct IIIFImageSelection: Sendable, Equatable {
     package var unsupported: String? = nil
 
     package static let whole = IIIFImageSelection()
+    /// The largest coordinate taken (a larger one, or one that is no finite number, is no region understood).
+    static let maxCoordinate = 1e9
 
     package init(region: Region = .full, quarterTurns: Int = 0, unsupported: String? = nil) {
         self.region = region
@@ -138,7 +140,7 @@ package struct IIIFImageSelection: Sendable, Equatable {
             let rotation = (object["rotation"] as? String) ?? (object["rotation"] as? NSNumber)?.stringValue ?? "0"
             if rotation.hasPrefix("!") {
                 selection.unsupported = "the image is mirrored (rotation \(rotation))"
-            } else if let degrees = Double(rotation), degrees.truncatingRemainder(dividingBy: 90) == 0 {
+            } else if let degrees = Double(rotation), abs(degrees) <= 3600, degrees.truncatingRemainder(dividingBy: 90) == 0 {
                 selection.quarterTurns = ((Int(degrees) / 90) % 4 + 4) % 4
             } else {
                 selection.unsupported = "the image is turned by \(rotation)°, not a multiple of 90°"
@@ -166,7 +168,7 @@ package struct IIIFImageSelection: Sendable, Equatable {
         if body.hasPrefix("pixel:") { body = String(body.dropFirst(6)) }
         if body.hasPrefix("percent:") { body = String(body.dropFirst(8)); percent = true }
         let numbers = body.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard numbers.count == 4, numbers[2] > 0, numbers[3] > 0, numbers.allSatisfy({ $0 >= 0 }) else { return nil }
+        guard numbers.count == 4, numbers[2] > 0, numbers[3] > 0, numbers.allSatisfy({ $0 >= 0 && $0 <= maxCoordinate }) else { return nil }
         if percent { return IIIFImageSelection(region: .percent(numbers[0], numbers[1], numbers[2], numbers[3])) }
         let n = numbers.map { Int($0.rounded()) }
         return IIIFImageSelection(region: .pixels(n[0], n[1], n[2], n[3]))
@@ -181,7 +183,7 @@ package struct IIIFImageSelection: Sendable, Equatable {
         }
         let percent = text.hasPrefix("pct:")
         let numbers = (percent ? String(text.dropFirst(4)) : text).split(separator: ",").compactMap { Double($0) }
-        guard numbers.count == 4, numbers[2] > 0, numbers[3] > 0, numbers.allSatisfy({ $0 >= 0 }) else { return nil }
+        guard numbers.count == 4, numbers[2] > 0, numbers[3] > 0, numbers.allSatisfy({ $0 >= 0 && $0 <= maxCoordinate }) else { return nil }
         if percent { return .percent(numbers[0], numbers[1], numbers[2], numbers[3]) }
         guard numbers.allSatisfy({ $0 == $0.rounded() }) else { return nil }
         return .pixels(Int(numbers[0]), Int(numbers[1]), Int(numbers[2]), Int(numbers[3]))

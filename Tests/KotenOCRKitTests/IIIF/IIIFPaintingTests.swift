@@ -82,6 +82,10 @@ struct IIIFPaintingTests {
         #expect(book.canvases[3].selection.region == .pixels(1, 2, 3, 4))
         #expect(book.canvases[4].service == .init(id: "https://x/iiif/bare", version: 0) && book.canvases[4].selection.region == .percent(0, 0, 50, 50))
         #expect(book.canvases[5].selection.unsupported != nil)
+        // Numbers past any image, as a hostile manifest may write them: no region understood, no crash.
+        #expect(IIIFImageSelection.fragment("xywh=1e300,0,10,10") == nil && IIIFImageSelection.imageAPIRegion("0,0,1e300,5") == nil)
+        #expect(IIIFImageSelection.parse(["type": "ImageApiSelector", "rotation": "1e300"])?.unsupported != nil)
+        #expect(IIIFBook.int(1e300) == 0 && IIIFBook.int(12.0) == 12)
         #expect(book.skipped.map(\.painting) == ["a video (video/mp4)", "sound (audio/mp4)", "a PDF (application/pdf)"])
         #expect(book.skipped.map(\.index) == [7, 8, 9])
         // --pages counts every canvas: 7-9 selects only skipped ones, 1 the first.
