@@ -117,6 +117,9 @@ enum CLI {
         options.pdfGuard = ChildProcessPDFGuard()
         #endif
         options.iiifBase = arguments.iiifBase ?? outputDir.map { URL(fileURLWithPath: $0.standardizedFileURL.path + "/", isDirectory: true) }
+        // PAGE XML's Created: when each page is read, or SOURCE_DATE_EPOCH's time (reproducible builds' convention).
+        options.readingTime = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int($0) }
+            .map { .fixed(Date(timeIntervalSince1970: Double($0))) } ?? .eachPage
         // IIIF manifests (URLs, .json files) are books whose canvases are pages fetched as they are read (docs/iiif.md).
         let iiif = await IIIFRun.load(arguments, outputDir: outputDir)
         let files = RawArguments.paths(arguments.inputs).enumerated().filter { !IIIFBook.isManifest(arguments.inputs[$0.offset]) }.map(\.element)
