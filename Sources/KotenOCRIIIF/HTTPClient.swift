@@ -143,14 +143,9 @@ package final class HTTPClient: Sendable {
         }
     }
 
-    /// Whether `head` starts with the signature of an image format libvips reads.
+    /// Whether `head` starts with the signature of an image format libvips reads (`FileSignature`, the package's one sniffer).
     package static func isImage(_ head: Data) -> Bool {
-        let b = [UInt8](head.prefix(16))
-        func starts(_ s: [UInt8], at offset: Int = 0) -> Bool { b.count >= offset + s.count && Array(b[offset..<offset + s.count]) == s }
-        return starts([0xFF, 0xD8, 0xFF]) || starts([0x89, 0x50, 0x4E, 0x47]) || starts([0x49, 0x49, 0x2A, 0x00])
-            || starts([0x4D, 0x4D, 0x00, 0x2A]) || starts([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50]) || starts([0xFF, 0x4F, 0xFF, 0x51])
-            || (starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8)) || starts(Array("GIF8".utf8)) || starts(Array("BM".utf8))
-            || starts(Array("ftyp".utf8), at: 4)
+        FileSignature.of(head)?.isImage ?? false
     }
 
     private static func looksLikeHTML(_ head: Data) -> Bool {
