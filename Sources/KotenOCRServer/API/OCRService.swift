@@ -145,7 +145,11 @@ package final class OCRService: HTTPHandler, @unchecked Sendable {
             return instead(answer(APIError(.notImplemented, "this server does not know the method \(request.method.prefix(20))")))
         }
         for wrapper in wrappers {
-            if let response = wrapper.screen(head) { return instead(response) }
+            do {
+                if let response = try wrapper.screen(head) { return instead(response) }
+            } catch {
+                return instead(answer(error))
+            }
         }
         guard let match = head.match else {
             return instead(answer(APIError(.notFound, "no such route: \(request.target.prefix(200))")))

@@ -13,19 +13,20 @@ struct RequestHead: Sendable {
 
 /// A check or a change around every route's handler, as hummingbird's middleware (docs/architecture.md, "The server
 /// wing"): `screen` sees a request's head before one byte of its body is read (and again before the handler of a
-/// request given whole), and may answer instead of going on; `finish` sees every answer before it is sent;
+/// request given whole), and may refuse it (an `APIError`) or answer instead of going on (a CORS preflight);
+/// `finish` sees every answer before it is sent;
 /// `completed` hears how each request ended. `answers` names the errors it may give a route's requests, for the
 /// OpenAPI document.
 protocol APIWrapper: Sendable {
     func answers(for route: Route) -> [APIError.Code]
-    func screen(_ head: RequestHead) -> HTTPResponse?
+    func screen(_ head: RequestHead) throws(APIError) -> HTTPResponse?
     func finish(_ response: inout HTTPResponse, head: RequestHead)
     func completed(_ head: HTTPRequest, status: Int, seconds: Double)
 }
 
 extension APIWrapper {
     func answers(for route: Route) -> [APIError.Code] { [] }
-    func screen(_ head: RequestHead) -> HTTPResponse? { nil }
+    func screen(_ head: RequestHead) throws(APIError) -> HTTPResponse? { nil }
     func finish(_ response: inout HTTPResponse, head: RequestHead) {}
     func completed(_ head: HTTPRequest, status: Int, seconds: Double) {}
 }
@@ -41,9 +42,9 @@ struct HostCheck: APIWrapper {
 
     func answers(for route: Route) -> [APIError.Code] { [.unknownHost] }
 
-    func screen(_ head: RequestHead) -> HTTPResponse? {
+    func screen(_ head: RequestHead) throws(APIError) -> HTTPResponse? {
         guard let host = head.headers["host"], !host.isEmpty, !allows(host) else { return nil }
-        return APIError(.unknownHost, "this server does not answer for the host \(host.prefix(100)) (koten-ocr serve --allow-host, --public-url)").response
+        throw APIError(.unknownHost, "this server does not answer for the host \(host.prefix(100)) (koten-ocr serve --allow-host, --public-url)")
     }
 
     func allows(_ hostHeader: String) -> Bool {
@@ -82,14 +83,14 @@ struct OriginCheck: APIWrapper {
 
     func answers(for route: Route) -> [APIError.Code] { route.changesState ? [.crossOrigin] : [] }
 
-    func screen(_ head: RequestHead) -> HTTPResponse? {
+    func screen(_ head: RequestHead) throws(APIError) -> HTTPResponse? {
         guard !["GET", "HEAD", "OPTIONS"].contains(head.method) else { return nil }
         if let origin = head.headers["origin"] {
             if allows(origin, host: head.headers["host"]) { return nil }
-            return APIError(.crossOrigin, "a request from the page of another origin (\(origin.prefix(100))) may not change this server (koten-ocr serve --cors-origin)").response
+            throw APIError(.crossOrigin, "a request from the page of another origin (\(origin.prefix(100))) may not change this server (koten-ocr serve --cors-origin)")
         }
         if let site = head.headers["sec-fetch-site"]?.lowercased(), site == "cross-site" || site == "same-site" {
-            return APIError(.crossOrigin, "a request from a page of another site may not change this server (koten-ocr serve --cors-origin)").response
+            throw APIError(.crossOrigin, "a request from a page of another site may not change this server (koten-ocr serve --cors-origin)")
         }
         return nil
     }
@@ -125,7 +126,7 @@ struct OriginCheck: APIWrapper {
 struct CORS: APIWrapper {
     let origin: String?
 
-    func screen(_ head: RequestHead) -> HTTPResponse? {
+    func screen(_ head: RequestHead) throws(APIError) -> HTTPResponse? {
         guard head.method == "OPTIONS", let origin, head.headers["origin"] == origin, let match = head.match else { return nil }
         return HTTPResponse(status: 204, headers: [("Access-Control-Allow-Methods", (match.allowed + ["OPTIONS"]).joined(separator: ", ")),
                                                    ("Access-Control-Allow-Headers", "Authorization, Content-Type, Range, If-None-Match, If-Modified-Since, If-Range"),
@@ -148,10 +149,9 @@ struct TokenCheck: APIWrapper {
 
     func answers(for route: Route) -> [APIError.Code] { token != nil && route.access == .token ? [.unauthorised] : [] }
 
-    func screen(_ head: RequestHead) -> HTTPResponse? {
+    func screen(_ head: RequestHead) throws(APIError) -> HTTPResponse? {
         guard token != nil, head.match?.access != .open, !authorised(head.headers) else { return nil }
-        return APIError(.unauthorised, "a valid `Authorization: Bearer <token>` header is required",
-                        headers: [("WWW-Authenticate", "Bearer")]).response
+        throw APIError(.unauthorised, "a valid `Authorization: Bearer <token>` header is required", headers: [("WWW-Authenticate", "Bearer")])
     }
 
     /// Constant-time comparison of the request's Bearer token with the server's.
