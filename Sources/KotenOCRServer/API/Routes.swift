@@ -61,7 +61,8 @@ extension OCRService {
                 Answer(status: 204, description: "removed"),
             ], errors: [.notFound])) { [self] in try await delete($0) },
             Route("GET", "/v1/jobs/{id}/events", OperationDoc(summary: "Server-Sent Events: `progress` (the job) at each change, then `end`", answers: [
-                Answer(status: 200, description: "the event stream", content: ["text/event-stream": ["type": "string"]]),
+                Answer(status: 200, description: "the event stream: each event `progress` or `end`, its data the job (JSON)",
+                       content: ["text/event-stream": OpenAPISchemas.ref("JobEvent")]),
             ], errors: [.notFound])) { [self] in try events($0) },
             Route("GET", "/v1/jobs/{id}/pages/{n}", OperationDoc(
                 summary: "a page's result in a format (not pdf: a page's PDF is part of the job's, GET its result)",
