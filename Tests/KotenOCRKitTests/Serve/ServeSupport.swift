@@ -75,6 +75,47 @@ final class ServeProcess: @unchecked Sendable {
 
 struct ServeTestError: Error, CustomStringConvertible { let description: String }
 
+/// `scripts/reverse-proxy.py` as a child process on 127.0.0.1: it serves the server given to `forward(to:)` under
+/// `prefix`, the Host set to the server's (nginx's default); it ends when the test process does (its standard
+/// input is a pipe).
+final class ReverseProxy: @unchecked Sendable {
+    let process = Process()
+    let stdin = Pipe()
+    let port: Int
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    init(prefix: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", TestPaths.packageRoot.appendingPathComponent("scripts/reverse-proxy.py").path, "--prefix", prefix]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = stdin
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let port = Int(text.replacingOccurrences(of: "listening on ", with: "").trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw ServeTestError(description: "the proxy did not start: \(text)")
+        }
+        self.port = port
+    }
+
+    /// Starts passing requests on to `upstream` (`http://127.0.0.1:PORT`).
+    func forward(to upstream: String) throws {
+        try stdin.fileHandleForWriting.write(contentsOf: Data((upstream + "\n").utf8))
+    }
+
+    deinit {
+        try? stdin.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+    }
+}
+
 /// One HTTP exchange made with Debian's curl.
 struct HTTPReply {
     let status: Int
