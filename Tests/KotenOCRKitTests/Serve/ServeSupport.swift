@@ -36,13 +36,7 @@ final class ServeProcess: @unchecked Sendable {
         process.standardInput = stdin
         try process.run()
         // The one line it prints: `koten-ocr: serving on http://HOST:PORT/ ...` (or nothing when it fails).
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let text = firstLine(out)
         let authority = text.range(of: "serving on http://").map { text[$0.upperBound...].prefix { $0 != "/" } } ?? ""
         guard let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]) else {
             process.terminate()
@@ -75,6 +69,17 @@ final class ServeProcess: @unchecked Sendable {
 
 struct ServeTestError: Error, CustomStringConvertible { let description: String }
 
+/// The first line a child writes to `pipe` (all it wrote when it ends before a line).
+func firstLine(_ pipe: Pipe) -> String {
+    var line = Data()
+    while !line.contains(UInt8(ascii: "\n")) {
+        let chunk = pipe.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        line.append(chunk)
+    }
+    return String(decoding: line, as: UTF8.self)
+}
+
 /// `scripts/reverse-proxy.py` as a child process on 127.0.0.1: it serves the server given to `forward(to:)` under
 /// `prefix`, the Host set to the server's (nginx's default); it ends when the test process does (its standard
 /// input is a pipe).
@@ -91,13 +96,7 @@ final class ReverseProxy: @unchecked Sendable {
         process.standardOutput = out
         process.standardInput = stdin
         try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let text = firstLine(out)
         guard let port = Int(text.replacingOccurrences(of: "listening on ", with: "").trimmingCharacters(in: .whitespacesAndNewlines)) else {
             process.terminate()
             throw ServeTestError(description: "the proxy did not start: \(text)")
