@@ -52,7 +52,8 @@ struct APIClient: Sendable {
     /// started unless `start` is false (then every job stays queued, holding its place in the queue).
     static func make(_ arguments: [String] = [], token: String? = nil, start: Bool = true) async throws -> APIClient {
         let work = try TestPaths.temporaryDirectory("api")
-        let options = try ServeOptions.parse(arguments)
+        // No page time limit a busy machine could reach (the whole suite shares the process): tests depend on no timing.
+        let options = try ServeOptions.parse(["--page-timeout", "3600"] + arguments)
         let service = try OCRService(engine: try await APIEngine.shared.get(), options: options, token: token, workDirectory: work, pdfGuard: nil)
         if start { service.start() }
         return APIClient(service: service, work: work)

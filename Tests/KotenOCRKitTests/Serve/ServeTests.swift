@@ -6,7 +6,7 @@ import KotenOCRTestSupport
 
 /// The one server most tests share (docs/serve.md): uploads up to 2 MB, jobs up to 60 pages.
 let sharedServe: Result<ServeProcess, any Error> = Result {
-    try ServeProcess(work: try TestPaths.temporaryDirectory("serve-shared"), ["--max-upload", "2MB", "--max-pages", "60"])
+    try ServeProcess(work: try TestPaths.temporaryDirectory("serve-shared"), ["--max-upload", "2MB", "--max-pages", "60", "--page-timeout", "3600"])
 }
 
 /// `koten-ocr serve` as a child process on 127.0.0.1 (issue 26), for what only a real server shows: a smoke test of
