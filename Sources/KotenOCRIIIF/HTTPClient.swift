@@ -143,19 +143,10 @@ package final class HTTPClient: Sendable {
         }
     }
 
-    /// Whether `head` starts with the signature of an image format libvips reads.
+    /// Whether `head` starts with the signature of an image format libvips reads (`FileSignature`, the package's one sniffer).
     package static func isImage(_ head: Data) -> Bool {
-        let b = [UInt8](head.prefix(16))
-        func starts(_ s: [UInt8], at offset: Int = 0) -> Bool { b.count >= offset + s.count && Array(b[offset..<offset + s.count]) == s }
-        return starts([0xFF, 0xD8, 0xFF]) || starts([0x89, 0x50, 0x4E, 0x47]) || starts([0x49, 0x49, 0x2A, 0x00])
-            || starts([0x4D, 0x4D, 0x00, 0x2A]) || starts([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50]) || starts([0xFF, 0x4F, 0xFF, 0x51])
-            || (starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8)) || starts(Array("GIF8".utf8)) || starts(Array("BM".utf8))
-            || (starts(Array("ftyp".utf8), at: 4) && heifBrands.contains(String(decoding: b.dropFirst(8).prefix(4), as: UTF8.self)))
+        FileSignature.of(head)?.isImage ?? false
     }
-
-    /// The major brands of an ISO media file that is a HEIF or AVIF image; any other (`isom`, `mp42`, `M4A `, `qt  `)
-    /// is sound or video.
-    static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs", "mif1", "mif2", "msf1", "avif", "avis"]
 
     /// What a body that is no image is, by its first bytes, when it is a kind often painted on canvases: a PDF, or
     /// an MP4/QuickTime file (sound or video). Nil for another.

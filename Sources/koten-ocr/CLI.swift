@@ -42,19 +42,7 @@ enum CLI {
             stderrLine("koten-ocr: \(problem)")
             return 2
         }
-        var config = OCRConfiguration(mode: mode, models: models, memoryBudgetBytes: arguments.memoryBudget,
-                                      maxConcurrentInferences: arguments.jobs, maxPixels: arguments.maxPixels,
-                                      ppocrDetectorMaxSide: arguments.detectorMaxSide,
-                                      ppocrOrientationClassifier: arguments.orientationClassifier,
-                                      pdfDPI: Double(arguments.pdfDPI),
-                                      tuneAllocator: true)  // the process is ours: opt in to the allocator policy
-        config.acceptDamagedImages = arguments.acceptDamagedImages
-        config.ppocrMinLineConfidence = arguments.minLineConfidence
-        config.ppocrSecondLook = arguments.secondLook
-        config.ppocrVerticalPunctuation = arguments.verticalPunctuation
-        config.readingOrder = arguments.readingOrder
-        config.pageRotation = arguments.pageRotation
-        config.optimisedModelCache = arguments.modelCache ? OptimisedModelCache.defaultDirectory() : nil
+        let config = arguments.engine.configuration(mode: mode, models: models)
         let diagnostics = DiagnosticsCommand.begin(arguments)
         let engine: KotenOCR
         do {
@@ -110,7 +98,7 @@ enum CLI {
         var options = BatchOptions(outputDirectory: outputDir, formats: formats, recursive: arguments.recursive, resume: arguments.resume,
                                    overwrite: arguments.overwrite)
         options.ruby = arguments.ruby
-        options.acceptDamagedImages = arguments.acceptDamagedImages
+        options.acceptDamagedImages = arguments.engine.acceptDamagedImages
         options.pages = arguments.pages
         options.shard = arguments.shard
         #if os(Linux) || os(macOS)
