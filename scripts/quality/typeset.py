@@ -1,10 +1,12 @@
 """Typesetting for the quality corpus: Noto CJK fonts, line wrapping with simple kinsoku, horizontal lines and
 vertical columns drawn glyph by glyph. Pillow's BASIC layout (no libraqm), so the pixels depend only on Pillow,
-FreeType (bundled in the Pillow wheel) and the Debian font files.
+FreeType (bundled in the Pillow wheel) and the Debian font files; except real tategaki (`vertical_forms`), drawn
+with the font's own vertical forms (its OpenType `vert` feature, applied by the libraqm and HarfBuzz bundled in
+the Pillow wheel): 、。 and the small kana at the top right of their cells, ー and brackets turned, as a book sets them.
 """
 import os
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 FONT_DIR = "/usr/share/fonts/opentype/noto"          # Debian fonts-noto-cjk
 FONT_FILES = {"sans": "NotoSansCJK-Regular.ttc", "serif": "NotoSerifCJK-Regular.ttc"}
@@ -21,14 +23,18 @@ VERTICAL_SMALL = set("ぁぃぅぇぉっゃゅょゎァィゥェォッャュョ�
 _fonts = {}
 
 
-def font(size, face="sans"):
-    """Noto Sans/Serif CJK JP (face 0 of Debian's .ttc) at `size` px, BASIC layout."""
-    key = (size, face)
+def font(size, face="sans", vertical_forms=False):
+    """Noto Sans/Serif CJK JP (face 0 of Debian's .ttc) at `size` px, BASIC layout; with `vertical_forms`, RAQM
+    layout, so that a glyph may be drawn with the font's `vert` feature (`draw_column(..., vertical_forms=True)`)."""
+    key = (size, face, vertical_forms)
     if key not in _fonts:
         path = os.path.join(FONT_DIR, FONT_FILES[face])
         if not os.path.isfile(path):
             raise SystemExit(f"render: {path}: font missing (install Debian fonts-noto-cjk: make setup)")
-        f = ImageFont.truetype(path, size, index=0, layout_engine=ImageFont.Layout.BASIC)
+        if vertical_forms and not features.check("raqm"):
+            raise SystemExit("render: this Pillow has no libraqm: the font's vertical forms cannot be drawn")
+        layout = ImageFont.Layout.RAQM if vertical_forms else ImageFont.Layout.BASIC
+        f = ImageFont.truetype(path, size, index=0, layout_engine=layout)
         if not f.getname()[0].endswith(" JP"):
             raise SystemExit(f"render: {path}: face 0 is {f.getname()[0]}, expected a JP face")
         _fonts[key] = f
@@ -73,10 +79,17 @@ def draw_lines(draw, lines, fnt, x, y, line_height, fill):
     return y
 
 
-def _glyph_tile(ch, fnt):
-    """The glyph of `ch` in an em-square L tile (255 = ink), as it stands in a vertical column."""
+def _glyph_tile(ch, fnt, vertical_forms=False):
+    """The glyph of `ch` in an em-square L tile (255 = ink), as it stands in a vertical column: with
+    `vertical_forms` the font's own vertical form (`vert`; `fnt` from `font(..., vertical_forms=True)`), else the
+    horizontal glyph moved or turned by this module's rules."""
     s = fnt.size
     tile = Image.new("L", (s, s), 0)
+    if vertical_forms:
+        advance = fnt.getlength(ch, features=["vert"])
+        ImageDraw.Draw(tile).text(((s - advance) / 2, EM_ASCENT * s), ch, font=fnt, fill=255, anchor="ls",
+                                  features=["vert"])
+        return tile
     advance = fnt.getlength(ch)
     dx = dy = 0.0
     if ch in VERTICAL_TOP_RIGHT:
@@ -89,22 +102,23 @@ def _glyph_tile(ch, fnt):
     return tile
 
 
-def draw_column(img, text, fnt, center_x, top, fill, pitch=None):
-    """One vertical column of `text`, glyph cells of `pitch` px (default the font size) from `top` down."""
+def draw_column(img, text, fnt, center_x, top, fill, pitch=None, vertical_forms=False):
+    """One vertical column of `text`, glyph cells of `pitch` px (default the font size) from `top` down; with
+    `vertical_forms`, real tategaki (the font's `vert` forms; `fnt` from `font(..., vertical_forms=True)`)."""
     s = fnt.size
     pitch = pitch or s
     ink = Image.new(img.mode, (s, s), fill)
     for i, ch in enumerate(text):
-        tile = _glyph_tile(ch, fnt)
+        tile = _glyph_tile(ch, fnt, vertical_forms)
         img.paste(ink, (int(round(center_x - s / 2)), int(round(top + i * pitch))), tile)
 
 
-def draw_columns(img, columns, fnt, right_x, top, column_pitch, fill):
+def draw_columns(img, columns, fnt, right_x, top, column_pitch, fill, vertical_forms=False):
     """Vertical columns, the first at the right edge `right_x`, then leftwards every `column_pitch` px.
     Returns the centre x of each column."""
     centers = []
     for i, column in enumerate(columns):
         cx = right_x - i * column_pitch - fnt.size / 2
-        draw_column(img, column, fnt, cx, top, fill)
+        draw_column(img, column, fnt, cx, top, fill, vertical_forms=vertical_forms)
         centers.append(cx)
     return centers

@@ -18,7 +18,8 @@ extension PageResult {
 /// One pass of the detector over a whole page.
 package struct DetectorPass: Sendable, Codable, Equatable {
     /// Why it ran: `page` (the first pass), `thin lines` (the text was too thin in the first pass's map),
-    /// `narrow page` (a strip or tall page whose first map was too narrow to find anything in).
+    /// `narrow page` (a strip or tall page whose first map was too narrow to find anything in), `small text`
+    /// (a large page whose first map held no clearly thick text).
     public var reason: String
     /// Detector pixels per page pixel (≤ 1: a page is never enlarged).
     public var scale: Double
@@ -27,12 +28,16 @@ package struct DetectorPass: Sendable, Codable, Equatable {
     public var height: Int
     /// Model runs: 1, or the number of overlapping tiles whose maps were stitched into the page's map.
     public var tiles: Int
+    /// Map pixels of the page's background added on each long side of a narrow map (`DetectorScale.paddedSides`);
+    /// nil (absent from the JSON) when none was.
+    public var padding: Int?
 
-    public init(reason: String, scale: Double, width: Int, height: Int, tiles: Int) {
+    public init(reason: String, scale: Double, width: Int, height: Int, tiles: Int, padding: Int = 0) {
         self.reason = reason
         self.scale = scale
         self.width = width
         self.height = height
         self.tiles = tiles
+        self.padding = padding > 0 ? padding : nil
     }
 }

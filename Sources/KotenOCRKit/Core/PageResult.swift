@@ -26,13 +26,16 @@ public struct PageResult: Sendable, Codable, Equatable {
     /// ppocr: the detector's passes over the page (scale, map size, tiles: `tiled` says whether the page was
     /// read in tiles); nil for the other modes, whose detectors take one fixed input size.
     public var detector: DetectorSummary? = nil
+    /// ppocr, a rotation found from the page: the evidence it was taken on (`RotationEvidence`); nil when the
+    /// rotation was given and in the other modes.
+    package var rotationEvidence: RotationEvidence? = nil
     /// For the `ndl` and `koten` modes, what the reference-format writers need (the ordered page tree
     /// with its strings, the image facts): NDL XML, the reference's TXT and JSON, koten TEI. Not part of
     /// the JSON (nil after decoding); nil for `ppocr`.
     package var reference: ReferencePage? = nil
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, source, mode, models, orientation, rotation, skew, readingOrderStyle, lines, detector
+        case schemaVersion, source, mode, models, orientation, rotation, skew, readingOrderStyle, lines, detector, rotationEvidence
     }
 
     /// The page's body text: its `textLines` in reading order, one per line, ruby left out (`text(ruby:)`).

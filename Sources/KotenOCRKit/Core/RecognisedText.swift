@@ -4,6 +4,18 @@ public struct RecognisedText: Sendable, Equatable, Codable {
     public struct Character: Sendable, Equatable, Codable {
         public var text: String
         public var confidence: Float
+        /// The rule that found this character in the line's pixels where the recogniser, reading the line, emitted
+        /// nothing (ppocr, docs/reference-pipelines.md §4): `verticalPunctuation` (a 、, 。 or ー of a vertical line,
+        /// told by its shape; its confidence is the line's) or `smallKana` (a small kana of a vertical line, read by the
+        /// recogniser from the line's cells turned upright; its confidence is that reading's). Nil (absent from the
+        /// JSON) for the characters the recogniser emitted.
+        public var foundBy: String? = nil
+
+        public init(text: String, confidence: Float, foundBy: String? = nil) {
+            self.text = text
+            self.confidence = confidence
+            self.foundBy = foundBy
+        }
     }
 
     public var text: String

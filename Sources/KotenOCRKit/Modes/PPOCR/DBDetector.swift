@@ -58,26 +58,33 @@ package struct DBDetector: PageDetector {
     }
 
     /// One pass over the page at `scale`: one run, or tiles of at most `maxElements` input values stitched
-    /// into one map (8 bits per pixel) before its boxes are taken.
+    /// into one map (8 bits per pixel) before its boxes are taken. A narrow map is read with the page's background
+    /// around it (`DetectorScale.paddedSides`) and its boxes taken in the page's part of the map.
     private func pass(_ page: ImageSource, scale: Double, reason: String, maxElements: Int, store: ModelStore) async throws -> Pass {
         let size = DetectorScale.mapSize(width: page.width, height: page.height, scale: scale)
-        let tiles = DetectorScale.tiles(width: size.width, height: size.height, maxElements: maxElements)
+        let pad = DetectorScale.paddedSides(width: size.width, height: size.height)
+        let canvas = (width: size.width + 2 * pad.x, height: size.height + 2 * pad.y)
+        let tiles = DetectorScale.tiles(width: canvas.width, height: canvas.height, maxElements: maxElements)
         let analysis: DBPostprocess.Analysis
         if tiles.count == 1 {
             let map = try await run(model, store: store) { run in
                 // The input tensor lives only inside this run: activations and input are gone before crops.
                 let input = try PipelineStage.decode.measure { try page.decode(fitting: size.width, size.height, kernel: .linear) }
-                return try await run(input)
+                return try await run(input.padded(x: pad.x, y: pad.y, colour: input.edgeColour))
             }
-            analysis = postprocess.analyse(map)
+            analysis = postprocess.analyse(map, within: pad, size: size)
         } else {
+            // The background a narrow map is padded with, from a small decode of the page (never the page whole).
+            let colour = pad == (0, 0) ? (0, 0, 0) : try PipelineStage.decode.measure {
+                try page.decode(fitting: max(1, size.width / 4), max(1, size.height / 4), kernel: .linear).edgeColour
+            }
             let map = try await run(model, store: store) { run in
-                var stitched = TiledProbabilityMap(width: size.width, height: size.height)
+                var stitched = TiledProbabilityMap(width: canvas.width, height: canvas.height)
                 for band in Dictionary(grouping: tiles, by: \.y).sorted(by: { $0.key < $1.key }) {
                     let rows = band.key..<(band.key + (band.value.first?.height ?? 0))
                     // One band of the map's rows at a time: the page at this scale is never held whole.
                     let strip = try PipelineStage.decode.measure {
-                        try page.decode(fitting: size.width, size.height, rows: rows, kernel: .linear)
+                        try Self.band(of: page, size: size, rows: rows, pad: pad, colour: colour)
                     }
                     for tile in band.value {
                         let tileMap = try await run(strip.cropped(x: tile.x, y: 0, width: tile.width, height: tile.height))
@@ -86,10 +93,25 @@ package struct DBDetector: PageDetector {
                 }
                 return stitched
             }
-            analysis = postprocess.analyse(map)
+            analysis = postprocess.analyse(map, within: pad, size: size)
         }
-        let report = DetectorPass(reason: reason, scale: scale, width: size.width, height: size.height, tiles: tiles.count)
+        let report = DetectorPass(reason: reason, scale: scale, width: size.width, height: size.height, tiles: tiles.count,
+                                  padding: max(pad.x, pad.y))
         return Pass(detections: detections(analysis.boxes, page: page, map: size), lineSides: analysis.lineSides, report: report)
+    }
+
+    /// Rows `rows` of the map padded by `pad` (its `size` part the page at that size, the rest `colour`).
+    private static func band(of page: ImageSource, size: (width: Int, height: Int), rows: Range<Int>, pad: (x: Int, y: Int),
+                             colour: (UInt8, UInt8, UInt8)) throws -> RGBImage {
+        guard pad != (0, 0) else { return try page.decode(fitting: size.width, size.height, rows: rows, kernel: .linear) }
+        var strip = RGBImage(width: size.width + 2 * pad.x, height: rows.count)
+        strip.fill(colour)
+        let pageRows = ((rows.lowerBound - pad.y)..<(rows.upperBound - pad.y)).clamped(to: 0..<size.height)
+        if !pageRows.isEmpty {
+            let part = try page.decode(fitting: size.width, size.height, rows: pageRows, kernel: .linear)
+            strip.paste(part, x: pad.x, y: pageRows.lowerBound + pad.y - rows.lowerBound)
+        }
+        return strip
     }
 
     /// Runs `body` with the model loaded; `body` gets a function running the model on one input image
@@ -125,6 +147,63 @@ package struct DBDetector: PageDetector {
             guard quad.edgeWidth > 3, quad.edgeHeight > 3 else { return nil }
             return Detection(quad: quad, score: score)
         }
+    }
+}
+
+extension DBPostprocess {
+    /// The analysis of the `size` part of `map` that starts `pad` map pixels in from its top-left (the page's part
+    /// of a padded map); of `map` itself when there is no padding.
+    func analyse<Map: ProbabilityMap>(_ map: Map, within pad: (x: Int, y: Int), size: (width: Int, height: Int)) -> Analysis {
+        pad == (0, 0) ? analyse(map) : analyse(MapWindow(base: map, x: pad.x, y: pad.y, width: size.width, height: size.height))
+    }
+}
+
+/// The `width` × `height` part of a larger map whose top-left is at (`x`, `y`) in it.
+struct MapWindow<Base: ProbabilityMap>: ProbabilityMap {
+    let base: Base
+    let x: Int
+    let y: Int
+    let width: Int
+    let height: Int
+
+    func probability(at index: Int) -> Float {
+        base.probability(at: (index / width + y) * base.width + index % width + x)
+    }
+}
+
+extension RGBImage {
+    /// The image with `x` columns of `colour` on its left and right and `y` rows above and below (itself when both
+    /// are 0).
+    func padded(x: Int, y: Int, colour: (UInt8, UInt8, UInt8)) -> RGBImage {
+        guard x > 0 || y > 0 else { return self }
+        var out = RGBImage(width: width + 2 * x, height: height + 2 * y)
+        out.fill(colour)
+        out.paste(self, x: x, y: y)
+        return out
+    }
+
+    /// The median colour, channel by channel, of the image's outermost rows and columns: its background where
+    /// the page has a margin (white for an empty image).
+    var edgeColour: (UInt8, UInt8, UInt8) {
+        guard width > 0, height > 0 else { return (255, 255, 255) }
+        var counts = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 3)
+        var n = 0
+        func add(_ x: Int, _ y: Int) {
+            let i = (y * width + x) * 3
+            for c in 0..<3 { counts[c][Int(pixels[i + c])] += 1 }
+            n += 1
+        }
+        for x in 0..<width { add(x, 0); if height > 1 { add(x, height - 1) } }
+        for y in 1..<max(1, height - 1) { add(0, y); if width > 1 { add(width - 1, y) } }
+        func median(_ histogram: [Int]) -> UInt8 {
+            var seen = 0
+            for (level, count) in histogram.enumerated() {
+                seen += count
+                if 2 * seen > n { return UInt8(level) }
+            }
+            return 255
+        }
+        return (median(counts[0]), median(counts[1]), median(counts[2]))
     }
 }
 

@@ -7,8 +7,16 @@ import Foundation
 /// `thinLineSide` map pixels, as on a 2998×100 strip (1–2 px) or a 391×6060 page of short lines (2 px), while
 /// a 150 dpi A4 page of 7.7 pt text still has 4 px — a second pass reads the whole page at the scale that
 /// makes that median about `targetLineSide` (at most the page's own resolution), and its lines replace the
-/// first pass's. A first map under `narrowMapSide` on its shorter side in which nothing line-like was found
-/// (a strip) is read again the same way. With an explicit `--det-max-side`, the page is read once at that size.
+/// first pass's. A first map under `narrowMapSide` on its shorter side (a strip, a column cut from a scan) is
+/// read again with that side at least twice as wide (at most the page's own resolution). A large page, reduced more
+/// than 1 / `smallTextScale` in its first pass, whose lines were not clearly thick there (median under
+/// `thickLineSide`, or none: 24 px text on a 6,000 px page is 4 map pixels, broken and merged lines whose thickness
+/// says nothing), is read again at `smallTextScale`. With an explicit `--det-max-side`, the page is read once at
+/// that size.
+///
+/// A map narrower than `narrowMapSide` is padded on its long sides by `narrowPadding` map pixels of the page's
+/// own background (`paddedSides`): DB finds nothing, or fragments, in a column that fills its map's width (a 64 px
+/// page of 32 px text), and the whole column with that much page around it.
 ///
 /// Memory: a pass whose input would hold more values than `maxRunElements` — the larger of the store's
 /// typical detector input and the page's own first pass, and never more than the memory budget affords now,
@@ -28,6 +36,12 @@ enum DetectorScale {
     static let tileOverlap = 96
     /// Tiles are never smaller than this on a side (map pixels), whatever the budget.
     static let minTileSide = 256
+    /// A large page's finer pass: text of 20–24 page pixels is 5–6 map pixels there, which DB finds whole.
+    static let smallTextScale = 0.25
+    /// Median thickness (map pixels) at which a large page's text is clearly found in its first pass.
+    static let thickLineSide = 2 * targetLineSide
+    /// Background added on each long side of a narrow map (map pixels, a multiple of 32).
+    static let narrowPadding = 32
 
     /// Detector pixels per page pixel for a map whose longer side is at most `maxSide` (never above 1).
     static func fitted(width: Int, height: Int, maxSide: Int) -> Double {
@@ -43,19 +57,25 @@ enum DetectorScale {
     /// The scale and reason of a second pass after a first at `first` whose map was `map` and whose line-like
     /// regions were `lineSides` thick; nil when the first pass's map was fine enough. A narrow map (a strip or
     /// a tall page, 7.5:1 or more) is read again with its shorter side at least twice `narrowMapSide`; a map
-    /// whose text is thin, at the scale that makes it `targetLineSide` thick; the finer of the two, at most the
-    /// page's own resolution.
+    /// whose text is thin, at the scale that makes it `targetLineSide` thick; a large page (`first` under
+    /// `smallTextScale`) whose text was not clearly thick, at `smallTextScale`; the finest of these, at most the
+    /// page's own resolution, and only when it is more than 1.25 × `first`.
     static func refinement(first: Double, map: (width: Int, height: Int), lineSides: [Double]) -> (scale: Double, reason: String)? {
         var wanted: [(scale: Double, reason: String)] = []
         let short = min(map.width, map.height)
         if short < narrowMapSide { wanted.append((first * Double(2 * narrowMapSide) / Double(short), "narrow page")) }
-        if !lineSides.isEmpty {
-            let median = lineSides.sorted()[lineSides.count / 2]
-            if median < thinLineSide { wanted.append((first * targetLineSide / max(median, 1), "thin lines")) }
-        }
+        let median = lineSides.isEmpty ? nil : lineSides.sorted()[lineSides.count / 2]
+        if let median, median < thinLineSide { wanted.append((first * targetLineSide / max(median, 1), "thin lines")) }
+        if first < smallTextScale && (median ?? 0) < thickLineSide { wanted.append((smallTextScale, "small text")) }
         guard let finest = wanted.max(by: { $0.scale < $1.scale }) else { return nil }
         let scale = min(1, finest.scale)  // never enlarged
         return scale > first * 1.25 ? (scale, finest.reason) : nil
+    }
+
+    /// Map pixels of background on each side of a `width` × `height` map: `narrowPadding` left and right of a
+    /// map narrower than `narrowMapSide`, above and below one lower than it.
+    static func paddedSides(width: Int, height: Int) -> (x: Int, y: Int) {
+        (width < narrowMapSide ? narrowPadding : 0, height < narrowMapSide ? narrowPadding : 0)
     }
 
     /// The tiles of a `width` × `height` map when one run may take at most `maxElements` input values

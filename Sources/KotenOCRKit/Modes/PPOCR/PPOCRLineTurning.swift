@@ -35,30 +35,91 @@ struct PPOCRLineTurning: Sendable {
         case writing(vertical: Bool)
     }
 
-    /// The page's orientation and every line's reading, in the order of `crops` (perspective crops of the page);
-    /// no readings when nothing was known and the page is found turned. Throws `InferenceError`,
-    /// `ModelStoreError`.
-    func read(_ crops: [RGBImage], known: Known) async throws -> (PPOCRPageOrientation, [Reading]) {
+    /// The page's orientation and every line's reading, in the order of `crops` (perspective crops of the page),
+    /// and, when nothing was known, the evidence the orientation was taken on; no readings when nothing was known
+    /// and the page is found turned. Throws `InferenceError`, `ModelStoreError`.
+    func read(_ crops: [RGBImage], known: Known) async throws
+        -> (orientation: PPOCRPageOrientation, readings: [Reading], evidence: PageResult.RotationEvidence?) {
         let sizes = crops.map { (width: $0.width, height: $0.height) }
         let tallMain = PPOCRPageOrientation.tallMain(sizes)
         var orientation: PPOCRPageOrientation
         var tested: [Int: RecognisedText] = [:]
+        var evidence: PageResult.RotationEvidence?
         switch known {
         case .upright:
             orientation = PPOCRPageOrientation(rotation: .upright, tallMain: tallMain)
         case .writing(let vertical):
             orientation = PPOCRPageOrientation(textTurn: vertical ? 1 : 0, vertical: vertical)
         case .none:
-            let vote = try await upsideDownVote(crops, tallMain: tallMain)
-            orientation = .fromVotes(tallMain: tallMain, upsideDown: vote)
-            let test = try await writingTest(crops, page: orientation)
-            tested = test.readings
-            if let vertical = test.vertical { orientation.vertical = vertical }
+            let found = try await orientationFromPage(crops, tallMain: tallMain)
+            (orientation, tested, evidence) = (found.orientation, found.readings, found.evidence)
             // A turned page is read again turned upright (`PPOCRPipeline`): its lines are not read here.
-            if orientation.rotation != .upright { return (orientation, []) }
+            if orientation.rotation != .upright { return (orientation, [], evidence) }
         }
         let readings = try await readAll(crops, page: orientation, done: tested)
-        return (orientation, readings)
+        return (orientation, readings, evidence)
+    }
+
+    /// How the page is turned, from its lines: the shape of its lines gives the text turn's parity; the classifier's
+    /// votes propose a half turn more (`upsideDownVote`); the longest main lines (`testedLines`) are read as the
+    /// votes say and, when the votes propose a half turn or that reading is mostly unsure, the other way too, and
+    /// the half turn is taken only when its reading reads more characters confidently (`RotationEvidence`); then
+    /// `PPOCRWritingTest` on the lines read as taken says whether the writing is vertical. Returns those lines'
+    /// readings (by crop index) and the evidence (its `readings`: the text turns tried, each labelled with the
+    /// rotation it stands for in the writing taken).
+    private func orientationFromPage(_ crops: [RGBImage], tallMain: Bool) async throws
+        -> (orientation: PPOCRPageOrientation, readings: [Int: RecognisedText], evidence: PageResult.RotationEvidence) {
+        let vote = try await upsideDownVote(crops, tallMain: tallMain)
+        var orientation = PPOCRPageOrientation.fromVotes(tallMain: tallMain, upsideDown: vote)
+        var evidence = PageResult.RotationEvidence(upsideDown: vote)
+        let tested = Self.longestMain(crops, page: orientation)
+        var readings = try await readLines(tested, of: crops, turns: orientation.mainTurns)
+        let uprightTurn = tallMain ? 1 : 0
+        let voted = Self.tally(readings)
+        var tried: [(textTurn: Int, tally: (characters: Int, confident: Int))] = tested.isEmpty ? [] : [(orientation.textTurn, voted)]
+        if !tested.isEmpty, orientation.textTurn != uprightTurn || 2 * voted.confident < voted.characters {
+            let other = (orientation.textTurn + 2) % 4
+            let otherReadings = try await readLines(tested, of: crops, turns: other)
+            let otherTally = Self.tally(otherReadings)
+            tried.append((other, otherTally))
+            // A half turn away from upright needs the reading with more characters read confidently, and most of its
+            // characters so read (a page the model cannot read, or cannot read for noise, is not turned on a few
+            // characters); upright keeps ties.
+            let (turned, upright) = orientation.textTurn == uprightTurn ? (otherTally, voted) : (voted, otherTally)
+            let turn = turned.confident > upright.confident && 2 * turned.confident >= turned.characters
+            if turn == (orientation.textTurn == uprightTurn) {
+                orientation.textTurn = other
+                readings = otherReadings
+            }
+        }
+        let test = try await writingTest(tested, of: crops, readings: readings, page: orientation)
+        evidence.writingVotes = test.votes
+        if let vertical = test.vertical { orientation.vertical = vertical }
+        evidence.readings = tried.map { turn, t in
+            PageResult.RotationEvidence.Reading(rotation: PPOCRPageOrientation(textTurn: turn, vertical: orientation.vertical).rotation.degrees,
+                                                lines: tested.count, characters: t.characters, confident: t.confident)
+        }
+        return (orientation, readings, evidence)
+    }
+
+    /// Characters read, and read at `RotationEvidence.confidentAt` or more, over `readings`.
+    static func tally(_ readings: [Int: RecognisedText]) -> (characters: Int, confident: Int) {
+        readings.values.reduce((0, 0)) { t, r in
+            (t.0 + r.characters.count, t.1 + r.characters.filter { $0.confidence >= PageResult.RotationEvidence.confidentAt }.count)
+        }
+    }
+
+    /// The longest main lines of `page` (at most `testedLines`), longest first.
+    static func longestMain(_ crops: [RGBImage], page: PPOCRPageOrientation) -> [Int] {
+        let main = crops.indices.filter { page.shape(width: crops[$0].width, height: crops[$0].height) == .main }
+        let length = { (i: Int) in max(crops[i].width, crops[i].height) }
+        return Array(main.sorted { (length($0), $1) > (length($1), $0) }.prefix(testedLines))
+    }
+
+    /// The crops `lines` turned `turns` quarter turns counter-clockwise and read, by crop index.
+    private func readLines(_ lines: [Int], of crops: [RGBImage], turns: Int) async throws -> [Int: RecognisedText] {
+        let texts = try await readTurned(lines.map { (crops[$0], turns) })
+        return Dictionary(uniqueKeysWithValues: zip(lines, texts))
     }
 
     /// The length-weighted mean upside-down probability of the longest main lines, turned as their shape says;
@@ -78,31 +139,27 @@ struct PPOCRLineTurning: Sendable {
         return total > 0 ? votes.reduce(0) { $0 + $1.p * $1.weight } / total : nil
     }
 
-    /// `PPOCRWritingTest` on up to `testedLines` of the longest main lines: whether the page is written vertically
-    /// (the majority of the lines tested; nil when fewer than two lines could be tested: one line of Latin and
-    /// digits reads its cells turned nearly as well, and a one-line image is far more often upright than turned),
-    /// and the main lines' readings (kept).
-    private func writingTest(_ crops: [RGBImage], page: PPOCRPageOrientation) async throws
-        -> (vertical: Bool?, readings: [Int: RecognisedText]) {
-        let main = crops.indices.filter { page.shape(width: crops[$0].width, height: crops[$0].height) == .main }
-        let length: @Sendable (Int) -> Int = { i in max(crops[i].width, crops[i].height) }
-        let tested = Array(main.sorted { (length($0), $1) > (length($1), $0) }.prefix(Self.testedLines))
+    /// `PPOCRWritingTest` on the lines `tested` (read as `page` turns its main lines: `readings`): whether the
+    /// page is written vertically (the majority of the lines that vote; nil when fewer than two could vote: one
+    /// line of Latin and digits reads its cells turned nearly as well, and a one-line image is far more often
+    /// upright than turned), and the votes (nil when none).
+    private func writingTest(_ tested: [Int], of crops: [RGBImage], readings: [Int: RecognisedText], page: PPOCRPageOrientation) async throws
+        -> (vertical: Bool?, votes: PageResult.RotationEvidence.WritingVotes?) {
         let turns = page.mainTurns
-        let results = try await boundedMap(tested, limit: limit) { i -> (RecognisedText, Bool?) in
+        let results = try await boundedMap(tested, limit: limit) { i -> Bool? in
             let line = crops[i].turnedCounterClockwise(quarterTurns: turns)
-            let text = try await self.readTurned([(crops[i], turns)])[0]
-            guard text.characters.count >= 4, let confidence = text.confidence,
-                  confidence >= PPOCRWritingTest.minLineConfidence, let cells = PPOCRWritingTest.cells(line, reading: text) else { return (text, nil) }
+            guard let text = readings[i], text.characters.count >= 4, let confidence = text.confidence,
+                  confidence >= PPOCRWritingTest.minLineConfidence, let cells = PPOCRWritingTest.cells(line, reading: text) else { return nil }
             let cellText = try await self.reader.read(PixelBox(x1: 0, y1: 0, x2: cells.width, y2: cells.height), of: cells, store: self.store)
             let compared = PPOCRWritingTest.windowConfidence(text) ?? confidence
-            return (text, PPOCRWritingTest.isVertical(line: compared, cells: cellText.confidence ?? 0))
+            return PPOCRWritingTest.isVertical(line: compared, cells: cellText.confidence ?? 0)
         }
-        let votes = results.compactMap(\.1)
-        let readings = Dictionary(uniqueKeysWithValues: zip(tested, results.map(\.0)))
+        let votes = results.compactMap { $0 }
         let vertical = votes.filter { $0 }.count
+        let tally = votes.isEmpty ? nil : PageResult.RotationEvidence.WritingVotes(vertical: vertical, horizontal: votes.count - vertical)
         // One line, none, or a tie: keep the default (the lines' shapes, upright).
-        guard votes.count >= 2, 2 * vertical != votes.count else { return (nil, readings) }
-        return (2 * vertical > votes.count, readings)
+        guard votes.count >= 2, 2 * vertical != votes.count else { return (nil, tally) }
+        return (2 * vertical > votes.count, tally)
     }
 
     /// Most main lines `PPOCRWritingTest` reads.

@@ -36,6 +36,14 @@ struct PPOCRPageOrientation: Sendable, Equatable {
         self.vertical = vertical
     }
 
+    /// The reading of `evidence` whose main lines were turned as an upright page of this page's line shapes turns
+    /// them (text turn 0 or 1: this page's parity), whatever rotation the writing test made of it; nil when there is none.
+    func uprightSample(_ evidence: PageResult.RotationEvidence?) -> PageResult.RotationEvidence.Reading? {
+        evidence?.readings.first { r in
+            (r.rotation / 90 + (vertical ? 1 : 0)) % 4 == textTurn % 2
+        }
+    }
+
     /// The shape of a line crop (`width` × `height` in the page as given) against the page's main lines.
     enum Shape: Equatable { case main, across, square }
 

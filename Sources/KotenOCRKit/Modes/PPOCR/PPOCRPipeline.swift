@@ -72,10 +72,20 @@ package struct PPOCRPipeline: ModePipeline {
         var rotation = pageRotation ?? .upright
         var pass = try await readLines(page.turnedUpright(from: rotation), known: pageRotation == nil ? .none : .upright,
                                        store: store, limit: limit)
+        var evidence = pass.evidence
         if pageRotation == nil, pass.orientation.rotation != .upright {
-            rotation = pass.orientation.rotation
-            pass = try await readLines(page.turnedUpright(from: rotation), known: .writing(vertical: pass.orientation.vertical),
-                                       store: store, limit: limit)
+            let turned = try await readLines(page.turnedUpright(from: pass.orientation.rotation),
+                                             known: .writing(vertical: pass.orientation.vertical), store: store, limit: limit)
+            // The page read turned must read at least what its upright sample lines read confidently; else it is read
+            // upright (a page that reads text upright never comes back emptied by a turn).
+            let upright = pass.orientation.uprightSample(evidence)?.confident ?? 0
+            if Self.confidentCharacters(turned.lines) < upright {
+                pass = try await readLines(page, known: .upright, store: store, limit: limit)
+                evidence?.turnUndone = true
+            } else {
+                rotation = pass.orientation.rotation
+                pass = turned
+            }
         }
         let orderer = self.orderer
         let kept = pass.lines.filter { !$0.lowConfidence }, junk = pass.lines.filter(\.lowConfidence)
@@ -89,13 +99,22 @@ package struct PPOCRPipeline: ModePipeline {
         var result = PageResult(source: page, mode: mode, models: models, lines: lines + flagged,
                                 rotation: rotation, skew: ordering.skew, style: style)
         result.detector = pass.detector
+        result.rotationEvidence = evidence
         return result
+    }
+
+    /// Characters read at `RotationEvidence.confidentAt` or more in the lines not flagged `lowConfidence`.
+    static func confidentCharacters(_ lines: [PPOCRReadLine]) -> Int {
+        lines.filter { !$0.lowConfidence }.reduce(0) { n, l in
+            n + l.line.text.characters.filter { $0.confidence >= PageResult.RotationEvidence.confidentAt }.count
+        }
     }
 
     /// Detects, cuts and reads the lines of `page` (`PPOCRLineTurning`, told what is `known` of its orientation).
     /// Lines whose text is empty are dropped; those under `minLineConfidence` flagged.
     private func readLines(_ page: ImageSource, known: PPOCRLineTurning.Known, store: ModelStore, limit: Int) async throws
-        -> (orientation: PPOCRPageOrientation, lines: [PPOCRReadLine], detector: PageResult.DetectorSummary?) {
+        -> (orientation: PPOCRPageOrientation, lines: [PPOCRReadLine], detector: PageResult.DetectorSummary?,
+            evidence: PageResult.RotationEvidence?) {
         let detector = self.detector
         // The detect stage's end returns the detector's activations to the system (`StageBoundary`).
         var detected = try await PipelineStage.detect.measure { try await detector.detect(page, store: store) }
@@ -124,15 +143,17 @@ package struct PPOCRPipeline: ModePipeline {
         }
         LineProgress.found(crops.count)
         let turning = PPOCRLineTurning(classifier: classifier, reader: reader, store: store, limit: limit)
-        let punctuation = verticalPunctuation
-        var (orientation, readings) = try await PipelineStage.recognise.measure {
-            let (orientation, read) = try await turning.read(crops, known: known)
+        let recognised = try await PipelineStage.recognise.measure {
+            let (orientation, read, evidence) = try await turning.read(crops, known: known)
             var readings = read
-            for i in readings.indices where punctuation && i < crops.count && Self.readsVertically(readings[i]) {
-                readings[i].text = VerticalPunctuation.restore(readings[i].text, line: crops[i].turnedCounterClockwise(quarterTurns: 1))
+            let lines = readings.indices.map { i in
+                i < crops.count && Self.readsVertically(readings[i]) ? crops[i].turnedCounterClockwise(quarterTurns: 1) : nil
             }
-            return (orientation, readings)
+            let texts = try await restoreVertical(readings.map(\.text), lines: lines, store: store, limit: limit)
+            for i in readings.indices { readings[i].text = texts[i] }
+            return (orientation: orientation, readings: readings, evidence: evidence)
         }
+        var readings = recognised.readings
         crops = []  // read: gone before the second look cuts its own
         if secondLook {
             readings = try await lookAgain(readings, detections: detections, page: page, decoded: &decoded, store: store, limit: limit)
@@ -144,7 +165,7 @@ package struct PPOCRPipeline: ModePipeline {
                                  orientation: LineOrientation(width: Double(r.cropWidth), height: Double(r.cropHeight)),
                                  score: d.score, minConfidence: minConfidence)
         }
-        return (orientation, lines, detected.summary)
+        return (recognised.orientation, lines, detected.summary, recognised.evidence)
     }
 
     /// `readings` with the lines read unsure read again from crops with a margin (`SecondLook`), the more
@@ -168,15 +189,41 @@ package struct PPOCRPipeline: ModePipeline {
         let texts = try await PipelineStage.recognise.measure {
             try await reader.read(crops.map { LineRegion(wholeOf: $0) }, store: store, limit: limit)
         }
+        let restored = try await PipelineStage.recognise.measure {
+            try await restoreVertical(texts, lines: again.indices.map { k in Self.readsVertically(readings[again[k]]) ? crops[k] : nil },
+                                      store: store, limit: limit)
+        }
         var result = readings
-        for (k, i) in again.enumerated() where k < texts.count {
+        for (k, i) in again.enumerated() where k < restored.count {
             let quad = detections[i].quad
-            let text = verticalPunctuation && Self.readsVertically(readings[i])
-                ? VerticalPunctuation.restore(texts[k], line: crops[k]) : texts[k]
-            result[i].text = SecondLook.better(readings[i].text, text, margin: grown[k].along,
+            result[i].text = SecondLook.better(readings[i].text, restored[k], margin: grown[k].along,
                                                length: vertical[k] ? quad.edgeHeight : quad.edgeWidth)
         }
         return result
+    }
+
+    /// `texts` with the small kana and marks of the vertical lines found in their pixels (`lines[k]`: the crop text
+    /// k was read from, turned as read; nil for a line not read vertically): `SmallKana` first (its windows of all
+    /// the lines read at once: a small kana left out is never taken for a mark), then `VerticalPunctuation` in the
+    /// gaps left. `texts` as they are when turned off.
+    private func restoreVertical(_ texts: [RecognisedText], lines: [RGBImage?], store: ModelStore, limit: Int) async throws
+        -> [RecognisedText] {
+        guard verticalPunctuation else { return texts }
+        var restored = texts
+        var windows: [(line: Int, window: SmallKana.Window)] = []
+        for k in texts.indices where k < lines.count {
+            guard let line = lines[k] else { continue }
+            windows += SmallKana.windows(restored[k], line: line).map { (k, $0) }
+        }
+        let read = windows.isEmpty ? [] : try await reader.read(windows.map { LineRegion(wholeOf: $0.window.image) }, store: store, limit: limit)
+        for k in texts.indices where k < lines.count {
+            guard let line = lines[k] else { continue }
+            let mine = windows.indices.filter { windows[$0].line == k && $0 < read.count }
+            restored[k] = SmallKana.merge(restored[k], windows: mine.map { windows[$0].window }, readings: mine.map { read[$0] })
+            // The marks after the kana: a gap a small kana filled is no longer one.
+            restored[k] = VerticalPunctuation.restore(restored[k], line: line)
+        }
+        return restored
     }
 
     /// Whether `reading` is of vertical writing read as PP-OCR reads it: its crop turned a quarter counter-clockwise

@@ -48,13 +48,28 @@ enum PPOCRWritingTest {
         let last = xs.count - 1
         bounds.append(min(line.width, Int((xs[last] + (xs[last] - xs[last - 1]) / 2).rounded())))
         let cells = Array(zip(bounds, bounds.dropFirst()))[window(xs.count)]
-        let pieces = cells.compactMap { a, b -> RGBImage? in
-            b > a ? line.cropped(x: a, y: 0, width: b - a, height: line.height).rotatedClockwise() : nil
+        return uprightCells(line, cells: cells.map { $0.0..<$0.1 })
+    }
+
+    /// The columns `cells` of `line` (turned as read, text left to right), each turned a quarter clockwise (a
+    /// vertical line's glyphs upright), side by side in a row, centred on a strip of the line's background; nil
+    /// when no cell is wider than nothing.
+    static func uprightCells(_ line: RGBImage, cells: [Range<Int>]) -> RGBImage? {
+        let pieces = cells.compactMap { c -> RGBImage? in
+            let c = c.clamped(to: 0..<line.width)
+            return c.isEmpty ? nil : line.cropped(x: c.lowerBound, y: 0, width: c.count, height: line.height)
         }
+        return uprightCells(pieces, background: background(line))
+    }
+
+    /// `cells` (pieces of a line turned as read) each turned a quarter clockwise, side by side in a row, centred on
+    /// a strip of `background`; nil when none has pixels.
+    static func uprightCells(_ cells: [RGBImage], background: (UInt8, UInt8, UInt8)) -> RGBImage? {
+        let pieces = cells.filter { $0.width > 0 && $0.height > 0 }.map { $0.rotatedClockwise() }
         guard !pieces.isEmpty else { return nil }
-        let height = pieces.map(\.height).max() ?? line.height
+        let height = pieces.map(\.height).max() ?? 0
         var strip = RGBImage(width: pieces.reduce(0) { $0 + $1.width }, height: height)
-        strip.fill(background(line))
+        strip.fill(background)
         var x = 0
         for piece in pieces {
             strip.paste(piece, x: x, y: (height - piece.height) / 2)

@@ -23,6 +23,8 @@
 enum VerticalPunctuation {
     /// The height the line is measured at: the recogniser's input height.
     static let height = PPOCRRecogniser.height
+    /// What a mark found here says in its character's `foundBy`.
+    static let foundBy = "verticalPunctuation"
 
     /// `text` with the marks found in `line` inserted where they stand. `line` is the crop the text was read from,
     /// turned as it was for reading (a quarter counter-clockwise: text running left to right, the page's right
@@ -39,7 +41,7 @@ enum VerticalPunctuation {
             characters.append(text.characters[i])
             centres.append(fractions[i])
             for mark in marks[i] ?? [] {
-                characters.append(.init(text: mark.text, confidence: confidence))
+                characters.append(.init(text: mark.text, confidence: confidence, foundBy: foundBy))
                 centres.append(min(1, mark.centre / Double(strip.width)))
             }
         }
@@ -51,9 +53,7 @@ enum VerticalPunctuation {
     static func find(in strip: RGBImage, centres: [Double], read: [String]) -> [Int: [(text: String, centre: Double)]] {
         let h = Double(strip.height), width = strip.width
         guard !centres.isEmpty, width > 0, strip.height > 0 else { return [:] }
-        let gaps = zip(centres, centres.dropFirst()).map { $1 - $0 }.sorted()
-        // The lower median: where half the spacings span a cell left out (春、夏、秋、冬。), the upper one is two cells.
-        let pitch = min(1.5 * h, max(0.4 * h, centres.count >= 3 ? gaps[(gaps.count - 1) / 2] : h))
+        let pitch = pitch(centres, height: h)
         let ink = inkMask(strip)
         let regions = connectedRegions(mask: ink, width: width, height: strip.height)
             .filter { $0.pixelCount >= 3 }.map(Box.init)
@@ -87,6 +87,14 @@ enum VerticalPunctuation {
             }
         }
         return marks
+    }
+
+    /// The line's pitch (strip pixels) from its characters' centres (`centres`, in order) on a strip `height` high:
+    /// the lower median of their spacings (where half the spacings span a cell left out, as in 春、夏、秋、冬。, the
+    /// upper one is two cells), kept within 0.4–1.5 × `height`; `height` for fewer than three characters.
+    static func pitch(_ centres: [Double], height h: Double) -> Double {
+        let gaps = zip(centres, centres.dropFirst()).map { $1 - $0 }.sorted()
+        return min(1.5 * h, max(0.4 * h, centres.count >= 3 ? gaps[(gaps.count - 1) / 2] : h))
     }
 
     /// A region's bounding box (inclusive) and pixel count.
