@@ -17,8 +17,11 @@ KOTEN_ARGS ?=
 KOTEN_VARIANTS ?=
 RAPIDOCR_ARGS ?=
 SHELL := /bin/bash
+# ONNX Runtime's telemetry off in every process a recipe starts (docs/privacy.md): koten-ocr turns it off itself,
+# but the Python peers of the benchmarks load the same ONNX Runtime 1.32 from PyPI, which would call Microsoft's collector.
+export ORT_DISABLE_TELEMETRY := 1
 
-.PHONY: setup build run test test-asan test-tsan fuzz architecture parity bench bench-speed bench-serve standins peers quality install uninstall check-package check-install clean
+.PHONY: setup build run test test-asan test-tsan fuzz architecture parity bench bench-speed bench-serve bench-corpus standins peers quality install uninstall check-package check-install clean
 
 setup:
 	@scripts/setup.sh
@@ -97,6 +100,14 @@ bench-speed: peers
 SERVE_ARGS ?=
 bench-serve: build peers
 	python3 scripts/bench/serve_load.py $(SERVE_ARGS)
+
+# Corpus benchmark (docs/corpus.md, "Benchmark"): 10,000 pages of generated text stored and indexed, search latency
+# by query length and for 旧字体/新字体, corrections on a 1,000-page job; one Markdown table. E.g.
+# make bench-corpus CORPUS_ARGS='--pages 2000'
+CORPUS_ARGS ?=
+bench-corpus: setup
+	$(SWIFT) build $(RELEASE) --product koten-ocr-bench
+	.build/release/koten-ocr-bench corpus $(CORPUS_ARGS)
 
 # Stand-in NDL models (random weights, real signatures and sizes; scripts/make-standins.py) into $(STANDINS),
 # laid out as a model folder (ndl/, koten/). Skipped when they exist for this version of the script.

@@ -58,6 +58,15 @@ let package = Package(
             dependencies: ["KotenOCRKit", "KotenOCRIIIF", "CMicroHTTPDShim", "CLibZip"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The corpus wing (docs/corpus.md): the engine's readings, the users' corrections with their history, and
+        // the search index, in one SQLite database (Debian's libsqlite3-dev, pkg-config `sqlite3`) behind one
+        // seam (SQLite/SQLiteConnection.swift). Not a product: KotenOCRKit never depends on it.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(
+            name: "KotenOCRCorpus",
+            dependencies: ["CSQLite"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "koten-ocr",
             dependencies: ["KotenOCRKit", "KotenOCRServer", "KotenOCRIIIF", "CTestCrash"],
@@ -73,7 +82,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "koten-ocr-bench",
-            dependencies: ["KotenOCRKit", "KotenOCRTestSupport"],
+            dependencies: ["KotenOCRKit", "KotenOCRTestSupport", "KotenOCRCorpus"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The fuzzing entry points (docs/reliability.md): built with `-sanitize=fuzzer -DFUZZING` by `make fuzz`,
@@ -87,7 +96,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KotenOCRKitTests",
-            dependencies: ["KotenOCRKit", "KotenOCRIIIF", "KotenOCRServer", "KotenOCRTestSupport"],
+            dependencies: ["KotenOCRKit", "KotenOCRIIIF", "KotenOCRServer", "KotenOCRTestSupport", "KotenOCRCorpus"],
             exclude: [],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

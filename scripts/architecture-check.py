@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks the floor plan of Sources/KotenOCRKit against docs/architecture.md ("What may depend on what").
+"""Checks the floor plan of Sources/KotenOCRKit against docs/architecture.md ("What may depend on what"), and that of
+the wings beside it: the server (Sources/KotenOCRServer, "The server wing") and IIIF (Sources/KotenOCRIIIF).
 
 Prints, for the library:
   - public top-level types (declarations at column 0 with `public`/`open`), and whether the public nested types
@@ -14,7 +15,10 @@ Prints, for the library:
   - citations of docs (`docs/<name>.md §x "phrase"`): the document must exist, every § must be one of its
     headings and every quoted phrase must occur in it; a bare `reference-pipelines.md` (or another design
     document's name) without `docs/` is a citation of a document outside the repository.
-Exit status 1 when a forbidden dependency or cycle exists, a citation does not resolve, a public top-level type
+And for the wings: the server's rooms (HTTP/, API/, Jobs/, Limits/, WebApp/ and the files beside them), which may use
+which (SERVER_MAY_USE) and that only API/ and HTTP/ name the HTTP request and response types; the imports of the
+library, server and IIIF targets (TARGET_MAY_IMPORT), and that each C library is imported by its one seam (SEAMS).
+Exit status 1 when a forbidden dependency or cycle exists, a wing breaks its rules, a citation does not resolve, a public top-level type
 is not in the façade or a nested one the façade names is not declared.
 Options: -v also lists the public types; --edges prints every dependency with the names that make it.
 """
@@ -121,25 +125,26 @@ def skip_string(text, i, out):
     return i
 
 
-def dependencies(files):
+def dependencies(files, room=None, base=LIB):
+    room = room or room_of
     decls, public, total = {}, [], 0
     for p, text in files.items():
         for line in text.splitlines():
             m = DECL.match(line)
             if m:
                 total += 1
-                decls.setdefault(m.group("name"), room_of(p))
+                decls.setdefault(m.group("name"), room(p))
                 if (m.group("access") or "").strip() in ("public", "open"):
                     public.append(m.group("name"))
     edges = collections.defaultdict(lambda: collections.defaultdict(set))  # a -> b -> {(name, file)}
     for p, text in files.items():
-        a = room_of(p)
+        a = room(p)
         code = code_only(text)
         for word in set(re.findall(r"\b[A-Z][A-Za-z0-9_]*\b", code)):
             b = decls.get(word)
             if b and b != a:
-                edges[a][b].add((word, os.path.relpath(p, LIB)))
-        if a != REGISTRY:
+                edges[a][b].add((word, os.path.relpath(p, base)))
+        if base == LIB and a != REGISTRY:
             for found in REGISTRY_MEMBERS.finditer(code):
                 edges[a][REGISTRY].add((found.group(1) or found.group(2), os.path.relpath(p, LIB)))
     return edges, public, total
@@ -149,10 +154,10 @@ def dependencies(files):
 REGISTRY_MEMBERS = re.compile(r"(?:[mM]ode|\.(?:ppocr|ndl|koten))\.(descriptor)\b|\.(supports)\(")
 
 
-def cycles(deps):
+def cycles(deps, allowed_pairs=None):
     """Strongly connected groups of rooms, each allowed pair counted as one room (Tarjan's algorithm)."""
     merged = {}
-    for a, b in ALLOWED_PAIRS:
+    for a, b in (ALLOWED_PAIRS if allowed_pairs is None else allowed_pairs):
         merged[b] = merged.get(a, a)
     node = lambda r: merged.get(r, r)
     graph = collections.defaultdict(set)
@@ -219,6 +224,28 @@ CITE = re.compile(r"docs/([A-Za-z0-9_\-]+\.md)")
 STALE = re.compile(r"(?<![/\w-])(reference-pipelines|memory-design|setup-notes|field-notes)(\.md)?\b|/work/shared")
 SECTION = re.compile(r"§\s*([0-9]+(?:\.[0-9]+)*)")
 PHRASE = re.compile(r"[\"“]([^\"”]{3,80})[\"”]")
+
+
+# The corpus wing (docs/corpus.md): SQLite behind one seam, the wing beside the library, never in it.
+CORPUS_SEAM = {"CSQLite": "Sources/KotenOCRCorpus/SQLite/SQLiteConnection.swift"}
+CORPUS_RULES = [("Sources/KotenOCRKit", "KotenOCRCorpus", "the library never depends on the corpus wing"),
+                ("Sources/KotenOCRCorpus", "KotenOCRKit", "the corpus wing takes its own input types"),
+                ("Sources/KotenOCRCorpus", "KotenOCRServer", "the server calls the corpus wing, not the reverse")]
+
+
+def corpus_wing():
+    """Problems of the corpus wing: a C module imported outside its one seam file, a forbidden import."""
+    problems = []
+    for p in files_under(os.path.join(ROOT, "Sources"), (".swift",)):
+        rel = os.path.relpath(p, ROOT)
+        imports = set(re.findall(r"^(?:@testable\s+)?import\s+(\w+)", open(p, encoding="utf-8").read(), re.M))
+        for module, seam in CORPUS_SEAM.items():
+            if module in imports and rel != seam:
+                problems.append(f"{rel} imports {module} (only {seam} may)")
+        for folder, module, why in CORPUS_RULES:
+            if rel.startswith(folder + "/") and module in imports:
+                problems.append(f"{rel} imports {module}: {why}")
+    return problems
 
 
 def normalised(s):
@@ -293,6 +320,90 @@ def nested_public(files):
     return found
 
 
+# ---- the wings beside the library: the server (Sources/KotenOCRServer) and IIIF (Sources/KotenOCRIIIF) ----------
+SERVER = os.path.join(ROOT, "Sources", "KotenOCRServer")
+IIIF = os.path.join(ROOT, "Sources", "KotenOCRIIIF")
+# The server's floor plan (docs/architecture.md, "The server wing"): the rooms each room may use. The files directly
+# in Sources/KotenOCRServer (`(root)`: the options, random ids) use none of them.
+SERVER_MAY_USE = {
+    "(root)": set(),
+    "HTTP": {"(root)"},
+    "Limits": set(),
+    "Jobs": {"Limits", "(root)"},
+    "WebApp": set(),
+    "API": {"HTTP", "Jobs", "Limits", "WebApp", "(root)"},
+}
+# The HTTP request and response types: named only by HTTP/ (which declares them) and API/.
+HTTP_TYPES = ("HTTPRequest", "HTTPResponse", "HTTPUpload", "HTTPRefusal", "HTTPHandler")
+HTTP_ROOMS = {"HTTP", "API"}
+# The C libraries behind one seam each: the only files that import them.
+SEAMS = {
+    "CMicroHTTPDShim": {"Sources/KotenOCRServer/HTTP/MicroHTTPDServer.swift"},
+    "CMicroHTTPD": set(),
+    "CLibZip": {"Sources/KotenOCRServer/Jobs/ZipArchive.swift"},
+    "CCurlShim": {"Sources/KotenOCRIIIF/HTTPClient.swift"},
+    "CCurl": set(),
+}
+# Which target may import which of this package's others.
+TARGET_MAY_IMPORT = {
+    "KotenOCRKit": set(),
+    "KotenOCRIIIF": {"KotenOCRKit"},
+    "KotenOCRServer": {"KotenOCRKit", "KotenOCRIIIF"},
+}
+
+
+def server_room(path):
+    parts = os.path.relpath(path, SERVER).split(os.sep)
+    return "(root)" if len(parts) == 1 else parts[0]
+
+
+def wings():
+    """The server's rooms, what each uses and names, and the imports of the server, IIIF and library targets.
+    Returns the lines to print and the number of violations."""
+    out, bad = [], 0
+    files = {p: open(p, encoding="utf-8").read() for p in files_under(SERVER, (".swift",))}
+    edges, _, total = dependencies(files, server_room, SERVER)
+    rooms = sorted({server_room(p) for p in files})
+    out.append(f"server rooms: {', '.join(rooms)} ({total} declarations in {len(files)} files)")
+    for a in rooms:
+        uses = sorted(edges.get(a, {}))
+        out.append(f"  {a} uses {', '.join(uses) if uses else 'no other room'}")
+    problems = []
+    for a in rooms:
+        if a not in SERVER_MAY_USE:
+            problems.append(f'{a} is no room of the plan (docs/architecture.md, "The server wing")')
+            continue
+        for b, names in sorted(edges.get(a, {}).items()):
+            if b not in SERVER_MAY_USE[a]:
+                problems.append(f"{a} -> {b}: not in the plan ({', '.join(sorted({w for w, _ in names})[:5])})")
+    for p, text in files.items():
+        room = server_room(p)
+        if room in HTTP_ROOMS:
+            continue
+        named = sorted(set(re.findall(r"\b(" + "|".join(HTTP_TYPES) + r")\b", code_only(text))))
+        if named:
+            problems.append(f"{os.path.relpath(p, ROOT)} names {', '.join(named)}: only API/ names the HTTP request and response types")
+    for group in cycles({a: set(bs) for a, bs in edges.items()}, allowed_pairs={}):
+        problems.append(f"cycle between {', '.join(group)}")
+    iiif = {p: open(p, encoding="utf-8").read() for p in files_under(IIIF, (".swift",))}
+    out.append(f"IIIF wing: {len(iiif)} files")
+    library = {p: open(p, encoding="utf-8").read() for p in files_under(LIB, (".swift",))}
+    imports = collections.defaultdict(set)
+    for target, group in (("KotenOCRServer", files), ("KotenOCRIIIF", iiif), ("KotenOCRKit", library)):
+        for p, text in group.items():
+            for module in re.findall(r"^(?:@testable\s+)?import\s+(\w+)", text, flags=re.M):
+                where = os.path.relpath(p, ROOT)
+                imports[module].add(where)
+                if module in TARGET_MAY_IMPORT and module != target and module not in TARGET_MAY_IMPORT[target]:
+                    problems.append(f"{where} imports {module}: {target} may import only {', '.join(sorted(TARGET_MAY_IMPORT[target])) or 'none of them'}")
+    for module, allowed in SEAMS.items():
+        for where in sorted(imports.get(module, set()) - allowed):
+            problems.append(f"{where} imports {module}: only {', '.join(sorted(allowed)) or 'its shim'} may (one seam per C library)")
+    out.append(f"server and IIIF rule breaks: {len(problems)}")
+    out += [f"  {p}" for p in problems]
+    return out, len(problems)
+
+
 def main():
     files = {p: open(p, encoding="utf-8").read() for p in files_under(LIB, (".swift",))}
     edges, public, total = dependencies(files)
@@ -327,16 +438,23 @@ def main():
     for path, line in switch:
         if (path, line) not in registry:
             print(f"  {path}:{line}")
+    corpus = corpus_wing()
+    print(f"corpus wing: SQLite named by 1 file, forbidden imports: {len(corpus)}")
+    for c in corpus:
+        print(f"  {c}")
     print(f"doc citations: {cites}, resolved: {cites - len(unresolved)}")
     for u in unresolved:
         print(f"  {u}")
+    wing_lines, wing_bad = wings()
+    for line in wing_lines:
+        print(line)
     if "-v" in sys.argv:
         print("public types:", ", ".join(sorted(public)))
     if "--edges" in sys.argv:
         for a in sorted(edges):
             for b in sorted(edges[a]):
                 print(f"{a} -> {b}: " + ", ".join(sorted(f"{w} ({os.path.basename(f)})" for w, f in edges[a][b])))
-    return 1 if unresolved or bad or loops or outside or missing else 0
+    return 1 if unresolved or bad or loops or outside or missing or corpus or wing_bad else 0
 
 
 sys.exit(main())

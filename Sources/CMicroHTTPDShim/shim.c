@@ -10,7 +10,8 @@ struct MHD_Daemon *koten_mhd_start(const char *host, uint16_t port, unsigned int
                                    unsigned int connection_limit, unsigned int per_ip_limit,
                                    unsigned int timeout_seconds, size_t connection_memory,
                                    MHD_AccessHandlerCallback handler, void *handler_context,
-                                   MHD_RequestCompletedCallback completed, void *completed_context) {
+                                   MHD_RequestCompletedCallback completed, void *completed_context,
+                                   koten_mhd_uri_logger uri_logger, void *uri_logger_context) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     memset(&v4, 0, sizeof v4);
@@ -38,6 +39,7 @@ struct MHD_Daemon *koten_mhd_start(const char *host, uint16_t port, unsigned int
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+                            MHD_OPTION_URI_LOG_CALLBACK, uri_logger, uri_logger_context,
                             MHD_OPTION_END);
 }
 

@@ -133,7 +133,7 @@ package final class HTTPClient: Sendable {
         switch expected {
         case .image:
             guard Self.isImage(head) else {
-                let what = head.isEmpty ? "an empty body" : (Self.looksLikeHTML(head) ? "HTML" : "data that is not an image")
+                let what = head.isEmpty ? "an empty body" : (Self.looksLikeHTML(head) ? "HTML" : Self.kind(head) ?? "data that is not an image")
                 throw HTTPError(url: response.url, reason: "the server sent \(what)\(type), not an image")
             }
         case .json:
@@ -143,14 +143,20 @@ package final class HTTPClient: Sendable {
         }
     }
 
-    /// Whether `head` starts with the signature of an image format libvips reads.
+    /// Whether `head` starts with the signature of an image format libvips reads (`FileSignature`, the package's one sniffer).
     package static func isImage(_ head: Data) -> Bool {
+        FileSignature.of(head)?.isImage ?? false
+    }
+
+    /// What a body that is no image is, by its first bytes, when it is a kind often painted on canvases: a PDF, or
+    /// an MP4/QuickTime file (sound or video). Nil for another.
+    static func kind(_ head: Data) -> String? {
         let b = [UInt8](head.prefix(16))
-        func starts(_ s: [UInt8], at offset: Int = 0) -> Bool { b.count >= offset + s.count && Array(b[offset..<offset + s.count]) == s }
-        return starts([0xFF, 0xD8, 0xFF]) || starts([0x89, 0x50, 0x4E, 0x47]) || starts([0x49, 0x49, 0x2A, 0x00])
-            || starts([0x4D, 0x4D, 0x00, 0x2A]) || starts([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50]) || starts([0xFF, 0x4F, 0xFF, 0x51])
-            || (starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8)) || starts(Array("GIF8".utf8)) || starts(Array("BM".utf8))
-            || starts(Array("ftyp".utf8), at: 4)
+        if b.starts(with: Array("%PDF".utf8)) { return "a PDF" }
+        if b.count >= 12, Array(b[4..<8]) == Array("ftyp".utf8) {
+            return "an MP4 or QuickTime file (brand \(String(decoding: b[8..<12], as: UTF8.self).trimmingCharacters(in: .whitespaces)): sound or video)"
+        }
+        return nil
     }
 
     private static func looksLikeHTML(_ head: Data) -> Bool {

@@ -5,11 +5,12 @@ import KotenOCRKit
 /// paints it (docs/iiif.md, "What is read"). Any front end uses it: `load` reads a manifest by URL or file,
 /// `IIIFImageRequest.fetch` puts one canvas's image into a file.
 ///
-/// Presentation 2.1: `sequences[0].canvases`, each canvas's `images[0].resource` with its optional `service`
-/// (`@id`). Presentation 3.0: `items`, each Canvas → its first AnnotationPage → the `painting` Annotation → its
-/// Image body (the first item of a `Choice`) with its optional `service` (`id` or `@id`). The version is read
-/// from `@context` (then from `type`/`@type`). Label, attribution (2.1) or requiredStatement (3.0), and rights
-/// (3.0) or license (2.1) are kept for the results' metadata.
+/// Presentation 2.1: `sequences[0].canvases`, each canvas's first image annotation's `resource` that is an image,
+/// with its optional `service` (`@id`). Presentation 3.0: `items`, each Canvas → its first AnnotationPage → its first `painting` Annotation
+/// whose body is an image, with its optional `service` (`id` or `@id`). A body that is a choice, a part or a turn
+/// of an image is read as `IIIFPainting` says; a canvas painted by no image (sound, video, a PDF) is `skipped`.
+/// The version is read from `@context` (then from `type`/`@type`). Label (and its languages), attribution (2.1) or
+/// requiredStatement (3.0), and rights (3.0) or license (2.1) are kept for the results' metadata.
 package struct IIIFBook: Sendable {
     /// The manifest as the user named it (URL or path).
     package let source: String
@@ -17,27 +18,51 @@ package struct IIIFBook: Sendable {
     package let id: String
     /// 2 or 3.
     package let presentation: Int
+    /// The label in one language (`text(_:)`), and in every language it has (`languageMap(_:)`).
     package let label: String?
+    package let labels: [String: [String]]?
     package let attribution: String?
     package let rights: String?
+    /// The canvases painted by an image, in the manifest's order (each keeps its `index` among all canvases).
     package let canvases: [Canvas]
+    /// The canvases painted by no image (sound, video, a PDF), which are not read.
+    package let skipped: [Skipped]
     /// The manifest's bytes as read (the run's `manifest.json` is a copy of it).
     package let data: Data
 
-    /// One canvas: 1-based `index`, its id, label and size, and the image that paints it.
+    /// How many canvases the manifest has, read or skipped (what `--pages` counts).
+    package var canvasCount: Int { canvases.count + skipped.count }
+
+    /// One canvas: 1-based `index` among all canvases, its id, label and size, and the image that paints it.
     package struct Canvas: Sendable {
         package let index: Int
         package let id: String
         package let label: String?
+        package let labels: [String: [String]]?
         package let width: Int
         package let height: Int
-        /// The painting image's id (its URL); nil when the canvas has none.
+        /// The painting image's id (its URL; a part's source image); nil when the canvas has none.
         package let image: String?
         /// The Image API service of that image, if any.
         package let service: ImageService?
+        /// The part of the image that paints the canvas, and its turn (`.whole` for the image as it is).
+        package var selection: IIIFImageSelection = .whole
+        /// The image's full size as the manifest gives it (0 when it does not): a part of a static image is cut
+        /// at the scale of the file fetched.
+        package var imageWidth = 0
+        package var imageHeight = 0
     }
 
-    /// An Image API service: its base URI and the API version its `type`, `@context` or `profile` says (2 or 3).
+    /// A canvas that is not read: its 1-based index, id, label and what paints it ("a video (video/mp4)").
+    package struct Skipped: Sendable {
+        package let index: Int
+        package let id: String
+        package let label: String?
+        package let painting: String
+    }
+
+    /// An Image API service: its base URI and the API version its `type`, `@context` or `profile` says (1, 2 or 3;
+    /// 0 when it says none, as a bare `source` URI of an Image API selector: its `info.json` tells).
     package struct ImageService: Sendable, Equatable {
         package let id: String
         package let version: Int
@@ -106,16 +131,18 @@ package struct IIIFBook: Sendable {
         guard type == "Manifest" || type == "sc:Manifest" else {
             throw Failure(source: source, reason: "a IIIF \(type.isEmpty ? "document" : type), not a Manifest")
         }
-        let canvases: [Canvas]
+        let read: [Entry]
         if presentation == 3 {
             let items = manifest["items"] as? [[String: Any]] ?? []
-            canvases = items.filter { ($0["type"] as? String) == "Canvas" }.enumerated().map { canvas3($0.element, index: $0.offset + 1) }
+            read = items.filter { ($0["type"] as? String) == "Canvas" }.enumerated().map { canvas3($0.element, index: $0.offset + 1) }
         } else {
             let sequences = manifest["sequences"] as? [[String: Any]] ?? []
             let items = sequences.first?["canvases"] as? [[String: Any]] ?? []
-            canvases = items.enumerated().map { canvas2($0.element, index: $0.offset + 1) }
+            read = items.enumerated().map { canvas2($0.element, index: $0.offset + 1) }
         }
-        guard !canvases.isEmpty else { throw Failure(source: source, reason: "the manifest has no canvas") }
+        guard !read.isEmpty else { throw Failure(source: source, reason: "the manifest has no canvas") }
+        let canvases = read.compactMap { if case .read(let c) = $0 { return c } else { return nil } }
+        let skipped = read.compactMap { if case .skipped(let s) = $0 { return s } else { return nil } }
         let id = (manifest["id"] as? String) ?? (manifest["@id"] as? String) ?? source
         let attribution: String?
         if presentation == 3, let statement = manifest["requiredStatement"] as? [String: Any] {
@@ -125,39 +152,65 @@ package struct IIIFBook: Sendable {
         }
         let rights = (manifest["rights"] as? String) ?? strings(manifest["license"]).first
         return IIIFBook(source: source, id: id, presentation: presentation, label: text(manifest["label"]),
-                        attribution: attribution, rights: rights, canvases: canvases, data: data)
+                        labels: languageMap(manifest["label"]), attribution: attribution, rights: rights,
+                        canvases: canvases, skipped: skipped, data: data)
     }
 
-    private static func canvas3(_ canvas: [String: Any], index: Int) -> Canvas {
+    /// A canvas of the manifest: read, or skipped.
+    private enum Entry {
+        case read(Canvas)
+        case skipped(Skipped)
+    }
+
+    /// A 3.0 canvas: the first painting annotation of its first page whose body is an image; skipped when none
+    /// is and one paints something else.
+    private static func canvas3(_ canvas: [String: Any], index: Int) -> Entry {
         let pages = canvas["items"] as? [[String: Any]] ?? []
         let annotations = pages.first?["items"] as? [[String: Any]] ?? []
-        let painting = annotations.first { ($0["motivation"] as? String) == "painting" || strings($0["motivation"]).contains("painting") }
-        var body: [String: Any]? = (painting?["body"] as? [String: Any]) ?? (painting?["body"] as? [[String: Any]])?.first
-        if (body?["type"] as? String) == "Choice" { body = (body?["items"] as? [[String: Any]])?.first }
-        return Canvas(index: index, id: (canvas["id"] as? String) ?? "", label: text(canvas["label"]),
-                      width: int(canvas["width"]), height: int(canvas["height"]),
-                      image: body?["id"] as? String, service: service(body?["service"]))
+        let paintings = annotations.filter { ($0["motivation"] as? String) == "painting" || strings($0["motivation"]).contains("painting") }
+        let bodies = paintings.map { $0["body"] }
+        return made(canvas, id: (canvas["id"] as? String) ?? "", index: index, bodies: bodies)
     }
 
-    private static func canvas2(_ canvas: [String: Any], index: Int) -> Canvas {
+    /// A 2.1 canvas: the `resource` of its first image annotation whose resource is an image (`oa:Choice`,
+    /// `oa:SpecificResource` as `IIIFPainting` reads them).
+    private static func canvas2(_ canvas: [String: Any], index: Int) -> Entry {
         let images = canvas["images"] as? [[String: Any]] ?? []
-        let resource = images.first?["resource"] as? [String: Any]
-        return Canvas(index: index, id: (canvas["@id"] as? String) ?? "", label: text(canvas["label"]),
-                      width: int(canvas["width"]), height: int(canvas["height"]),
-                      image: resource?["@id"] as? String, service: service(resource?["service"]))
+        return made(canvas, id: (canvas["@id"] as? String) ?? "", index: index, bodies: images.map { $0["resource"] })
     }
 
-    /// The first Image API service of `value` (an object or an array of them).
-    private static func service(_ value: Any?) -> ImageService? {
+    /// Canvas `index` painted by the first of `bodies` that is an image; skipped when none is and the first says
+    /// what it is instead; without an image (fetching it fails, naming the canvas) when none says anything.
+    private static func made(_ canvas: [String: Any], id: String, index: Int, bodies: [Any?]) -> Entry {
+        let paintings = bodies.compactMap { IIIFPainting.of($0) }
+        let label = text(canvas["label"])
+        for painting in paintings {
+            guard case .image(let image) = painting else { continue }
+            var made = Canvas(index: index, id: id, label: label, labels: languageMap(canvas["label"]),
+                              width: int(canvas["width"]), height: int(canvas["height"]), image: image.id, service: image.service)
+            made.selection = image.selection
+            (made.imageWidth, made.imageHeight) = (image.width, image.height)
+            return .read(made)
+        }
+        if case .other(let what) = paintings.first {
+            return .skipped(Skipped(index: index, id: id, label: label, painting: what))
+        }
+        return .read(Canvas(index: index, id: id, label: label, labels: languageMap(canvas["label"]),
+                               width: int(canvas["width"]), height: int(canvas["height"]), image: nil, service: nil))
+    }
+
+    /// The first Image API service of `value` (an object or an array of them): version 3 for `ImageService3` or an
+    /// `image/3` context or profile; 2 for `ImageService2`, `image/2`; 1 for an `image/1` context or profile, or
+    /// the Image API 1.x compliance URIs (`library.stanford.edu/iiif/image-api/…`), as Gallica publishes.
+    static func service(_ value: Any?) -> ImageService? {
         let candidates = (value as? [[String: Any]]) ?? ((value as? [String: Any]).map { [$0] } ?? [])
         for candidate in candidates {
             guard let id = (candidate["id"] as? String) ?? (candidate["@id"] as? String) else { continue }
             let type = (candidate["type"] as? String) ?? (candidate["@type"] as? String) ?? ""
-            let marks = [type] + strings(candidate["@context"]) + strings(candidate["profile"])
-            if type == "ImageService3" || marks.contains(where: { $0.contains("image/3") }) { return ImageService(id: id, version: 3) }
-            if type.hasPrefix("ImageService") || marks.contains(where: { $0.contains("image/2") || $0.contains("image/1") }) {
-                return ImageService(id: id, version: 2)
-            }
+            let marks = strings(candidate["@context"]) + strings(candidate["profile"])
+            guard let version = type == "ImageService3" ? 3 : (type == "ImageService2" ? 2 : IIIFImageRequest.version(marks))
+                    ?? (type.hasPrefix("ImageService") ? 2 : nil) else { continue }
+            return ImageService(id: id, version: version)
         }
         return nil
     }
@@ -168,9 +221,10 @@ package struct IIIFBook: Sendable {
         return (value as? [Any])?.compactMap { $0 as? String } ?? []
     }
 
-    private static func int(_ value: Any?) -> Int {
+    /// A size in a manifest: a whole number, or a number in 0…10⁹ taken whole; 0 for anything else.
+    static func int(_ value: Any?) -> Int {
         if let n = value as? Int { return n }
-        if let d = value as? Double { return Int(d) }
+        if let d = value as? Double, d.isFinite, abs(d) <= 1e9 { return Int(d) }
         return 0
     }
 
@@ -192,6 +246,29 @@ package struct IIIFBook: Sendable {
         guard let key else { return nil }
         let values = strings(map[key])
         return values.isEmpty ? nil : values.joined(separator: " ")
+    }
+
+    /// A label-like value as a IIIF language map (language → values): 3.0's map as it is; a 2.1 string (or a
+    /// string of 3.0's `none`) under `none`; 2.1's `{"@value", "@language"}` or an array of them and of strings
+    /// gathered by language (`none` without one). Nil when it holds no text.
+    static func languageMap(_ value: Any?) -> [String: [String]]? {
+        var map: [String: [String]] = [:]
+        func add(_ item: Any) {
+            if let s = item as? String {
+                map["none", default: []].append(s)
+            } else if let object = item as? [String: Any] {
+                if let v = object["@value"] as? String {
+                    map[(object["@language"] as? String) ?? "none", default: []].append(v)
+                } else {
+                    for (language, values) in object where !language.hasPrefix("@") {
+                        let texts = strings(values)
+                        if !texts.isEmpty { map[language, default: []] += texts }
+                    }
+                }
+            }
+        }
+        if let array = value as? [Any] { array.forEach(add) } else if let value { add(value) }
+        return map.isEmpty ? nil : map
     }
 
     /// The folder the book's results go into, below the output folder: the manifest's name without `.json`, or,

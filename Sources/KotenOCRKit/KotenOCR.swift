@@ -49,11 +49,11 @@ public final class KotenOCR: @unchecked Sendable {
         }
     }
 
-    /// Opens page `page` (0-based) of the file at `file`, a path as the file system holds it (named
-    /// `file.display`), as `open(_:page:)` does.
-    package func open(file: FileSystemPath, page: Int = 0) throws -> ImageSource {
-        try recordingFailure(name: file.display, page: page) {
-            try ImageSource(file: file, page: page, pdfDPI: configuration.pdfDPI, maxPixels: configuration.maxPixels,
+    /// Opens page `page` (0-based) of the file at `file`, a path as the file system holds it, named `name` in
+    /// results and errors (`file.display` when nil: `ImageSource.init(file:name:page:)`), as `open(_:page:)` does.
+    package func open(file: FileSystemPath, name: String? = nil, page: Int = 0) throws -> ImageSource {
+        try recordingFailure(name: name ?? file.display, page: page) {
+            try ImageSource(file: file, name: name, page: page, pdfDPI: configuration.pdfDPI, maxPixels: configuration.maxPixels,
                             acceptsDamagedData: configuration.acceptDamagedImages)
         }
     }

@@ -2,30 +2,17 @@ import Foundation
 import KotenOCRIIIF
 import KotenOCRKit
 
-/// Command-line options of `koten-ocr`.
+/// Command-line options of `koten-ocr`. The engine's (mode, models, budget, reading order, …) are `EngineOptions`,
+/// read with the vocabulary `koten-ocr serve` and the HTTP API share (`OptionVocabulary`).
 struct Arguments {
     var inputs: [String] = []
-    var mode: OCRMode?
-    var models: String?
+    var engine = EngineOptions()
     var output: String?
     var formats: [ResultFormat] = []
-    var memoryBudget: Int?
-    var jobs = OCRConfiguration.defaultConcurrentInferences
-    var maxPixels = ImageSource.defaultMaxPixels
-    var detectorMaxSide: Int?
-    var orientationClassifier = true
-    var minLineConfidence: Float = 0.5
-    var secondLook = true
-    var verticalPunctuation = true
-    var readingOrder = OCRConfiguration.ReadingOrderStyle.page
-    /// nil: `auto`.
-    var pageRotation: PageRotation?
     var ruby = ResultFormat.RubyStyle.drop
-    var acceptDamagedImages = false
     var recursive = false
     var inputList: String?
     var pages: PageSelection?
-    var pdfDPI = 300
     var resume = false
     var overwrite = false
     var shard: Shard?
@@ -35,8 +22,6 @@ struct Arguments {
     /// `--diagnostics FILE`: also write this run's diagnostics payload to FILE; `--no-diagnostics`: collect none.
     var diagnosticsFile: String?
     var diagnostics = true
-    /// `--no-model-cache`: optimise every model at every load and keep nothing (`OCRConfiguration.optimisedModelCache`).
-    var modelCache = true
     /// `--iiif-size`: the size of each canvas's image (docs/iiif.md).
     var iiifSize = IIIFImageSize.longSide(IIIFImageSize.defaultLongSide)
     /// `--iiif-base URL`: where the output folder is served (the ids of `--format iiif`'s documents).
@@ -44,133 +29,75 @@ struct Arguments {
     /// `--network-timeout S`: seconds without a byte before a download is abandoned.
     var networkTimeout = 30
 
+    var mode: OCRMode? { engine.mode }
+    var models: String? { engine.models }
+
     struct UsageError: Error, CustomStringConvertible {
         let description: String
     }
 
     /// Parses `args` (without the program name). Throws `UsageError` with a one-line reason.
     static func parse(_ args: [String]) throws -> Arguments {
+        do {
+            return try read(args)
+        } catch let error as OptionError {
+            throw UsageError(description: error.description)
+        }
+    }
+
+    private static func read(_ args: [String]) throws -> Arguments {
         var a = Arguments()
-        var i = 0
-        func value(_ flag: String) throws -> String {
-            i += 1
-            guard i < args.count else { throw UsageError(description: "\(flag) needs a value") }
-            return args[i]
-        }
-        func int(_ flag: String, _ text: String, min: Int = 1) throws -> Int {
-            guard let v = Int(text), v >= min else { throw UsageError(description: "\(flag) needs a whole number ≥ \(min), not '\(text)'") }
-            return v
-        }
+        var reader = ArgumentReader(args)
         var onlyInputs = false
-        while i < args.count {
-            var arg = args[i]
-            var inline: String?
-            if !onlyInputs, arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                inline = String(arg[arg.index(after: eq)...])
-                arg = String(arg[..<eq])
-            }
-            func next() throws -> String { if let inline { return inline }; return try value(arg) }
+        while let arg = reader.next() {
             if onlyInputs || !arg.hasPrefix("-") || arg == "-" {
-                a.inputs.append(arg)
-            } else {
-                switch arg {
-                case "--": onlyInputs = true
-                case "-h", "--help": a.showHelp = true
-                case "--version": a.showVersion = true
-                case "-m", "--mode":
-                    let v = try next()
-                    guard let m = OCRMode(rawValue: v) else {
-                        throw UsageError(description: "--mode must be one of \(OCRMode.allCases.map(\.rawValue).joined(separator: ", ")), not '\(v)'")
-                    }
-                    a.mode = m
-                case "--models": a.models = try next()
-                case "-o", "--output": a.output = try next()
-                case "-f", "--format":
-                    for name in try next().split(separator: ",").map({ String($0).trimmingCharacters(in: .whitespaces).lowercased() }) {
-                        guard let f = ResultFormat(rawValue: name) else {
-                            throw UsageError(description: "--format takes \(ResultFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
-                        }
-                        if !a.formats.contains(f) { a.formats.append(f) }
-                    }
-                case "--memory-budget":
-                    let v = try next()
-                    guard let b = MemoryBudget.parse(v) else {
-                        throw UsageError(description: "--memory-budget takes a size such as 200MB or 1.5GB, not '\(v)'")
-                    }
-                    a.memoryBudget = b
-                case "-j", "--jobs": a.jobs = try int(arg, try next())
-                case "--max-pixels": a.maxPixels = try int(arg, try next())
-                case "--det-max-side":
-                    let side = try int(arg, try next(), min: 32)
-                    // A map larger than one run can take is read in tiles, but time still grows with its area.
-                    guard side <= 4096 else { throw UsageError(description: "--det-max-side must be at most 4096") }
-                    a.detectorMaxSide = side
-                case "--no-orientation-classifier": a.orientationClassifier = false
-                case "--no-second-look": a.secondLook = false
-                case "--no-vertical-punctuation": a.verticalPunctuation = false
-                case "--min-line-confidence":
-                    let v = try next()
-                    guard let c = Float(v), c >= 0, c <= 1 else {
-                        throw UsageError(description: "--min-line-confidence needs a number from 0 to 1, not '\(v)'")
-                    }
-                    a.minLineConfidence = c
-                case "--reading-order":
-                    let v = try next()
-                    guard let style = OCRConfiguration.ReadingOrderStyle(rawValue: v) else {
-                        throw UsageError(description: "--reading-order must be page or ndl, not '\(v)'")
-                    }
-                    a.readingOrder = style
-                case "--page-rotation":
-                    let v = try next()
-                    if v == "auto" {
-                        a.pageRotation = nil
-                    } else if let degrees = Int(v), let rotation = PageRotation(degrees: degrees) {
-                        a.pageRotation = rotation
-                    } else {
-                        throw UsageError(description: "--page-rotation must be auto, 0, 90, 180 or 270, not '\(v)'")
-                    }
-                case "--ruby":
-                    let v = try next()
-                    guard let style = ResultFormat.RubyStyle(rawValue: v) else {
-                        throw UsageError(description: "--ruby must be drop, separate or inline, not '\(v)'")
-                    }
-                    a.ruby = style
-                case "--accept-damaged-images": a.acceptDamagedImages = true
-                case "-r", "--recursive": a.recursive = true
-                case "--input-list": a.inputList = try next()
-                case "--pages":
-                    do { a.pages = try PageSelection(parsing: try next()) } catch let e as PageSelection.ParseError {
-                        throw UsageError(description: e.description)
-                    }
-                case "--pdf-dpi": a.pdfDPI = try int(arg, try next(), min: 10)
-                case "--resume": a.resume = true
-                case "--overwrite": a.overwrite = true
-                case "--shard":
-                    do { a.shard = try Shard(parsing: try next()) } catch let e as Shard.ParseError {
-                        throw UsageError(description: e.description)
-                    }
-                case "--iiif-size":
-                    let v = try next()
-                    guard let size = IIIFImageSize(parsing: v) else {
-                        throw UsageError(description: "--iiif-size must be max, full or a longer side in pixels (≥ 64), not '\(v)'")
-                    }
-                    a.iiifSize = size
-                case "--iiif-base":
-                    let v = try next()
-                    guard let url = URL(string: v.hasSuffix("/") ? v : v + "/"), let scheme = url.scheme?.lowercased(),
-                          ["http", "https", "file"].contains(scheme) else {
-                        throw UsageError(description: "--iiif-base needs an http, https or file URL, not '\(v)'")
-                    }
-                    a.iiifBase = url
-                case "--network-timeout": a.networkTimeout = try int(arg, try next())
-                case "-q", "--quiet": a.quiet = true
-                case "--diagnostics": a.diagnosticsFile = try next()
-                case "--no-diagnostics": a.diagnostics = false
-                case "--no-model-cache": a.modelCache = false
-                default: throw UsageError(description: "unknown option \(arg) (see --help)")
-                }
+                a.inputs.append(reader.raw)
+                continue
             }
-            i += 1
+            if try a.engine.take(&reader) { continue }
+            switch arg {
+            case "--": onlyInputs = true
+            case "-h", "--help": a.showHelp = true
+            case "--version": a.showVersion = true
+            case "-o", "--output": a.output = try reader.value()
+            case "-f", "--format":
+                let format = OptionVocabulary.format(among: ResultFormat.allCases)
+                for name in try reader.value().split(separator: ",").map({ String($0).trimmingCharacters(in: .whitespaces) }) {
+                    let f = try format.parse(name, flag: arg)
+                    if !a.formats.contains(f) { a.formats.append(f) }
+                }
+            case "--ruby": a.ruby = try reader.value(OptionVocabulary.ruby)
+            case "-r", "--recursive": a.recursive = true
+            case "--input-list": a.inputList = try reader.value()
+            case "--pages":
+                do { a.pages = try PageSelection(parsing: try reader.value()) } catch let e as PageSelection.ParseError {
+                    throw UsageError(description: e.description)
+                }
+            case "--resume": a.resume = true
+            case "--overwrite": a.overwrite = true
+            case "--shard":
+                do { a.shard = try Shard(parsing: try reader.value()) } catch let e as Shard.ParseError {
+                    throw UsageError(description: e.description)
+                }
+            case "--iiif-size":
+                let v = try reader.value()
+                guard let size = IIIFImageSize(parsing: v) else {
+                    throw UsageError(description: "--iiif-size must be max, full or a longer side in pixels (≥ 64), not '\(v)'")
+                }
+                a.iiifSize = size
+            case "--iiif-base":
+                let v = try reader.value()
+                guard let url = URL(string: v.hasSuffix("/") ? v : v + "/"), let scheme = url.scheme?.lowercased(),
+                      ["http", "https", "file"].contains(scheme) else {
+                    throw UsageError(description: "--iiif-base needs an http, https or file URL, not '\(v)'")
+                }
+                a.iiifBase = url
+            case "--network-timeout": a.networkTimeout = try reader.value(OptionVocabulary.wholeNumber("network-timeout"))
+            case "-q", "--quiet": a.quiet = true
+            case "--diagnostics": a.diagnosticsFile = try reader.value()
+            case "--no-diagnostics": a.diagnostics = false
+            default: throw UsageError(description: "unknown option \(arg) (see --help)")
+            }
         }
         if !a.showHelp && !a.showVersion {
             if a.inputs.isEmpty && a.inputList == nil { throw UsageError(description: "no input given (see --help)") }
@@ -273,7 +200,7 @@ struct Arguments {
           --iiif-base URL      where --output will be served: the ids of --format iiif's annotation pages
                                and manifest.json (default: the output folder's file:// URL)
           --network-timeout S  abandon a download that receives nothing for S seconds (default 30)
-      -q, --quiet              no progress display
+      -q, --quiet              no progress display and no summary line: errors only
           --diagnostics FILE   also write this run's diagnostics payload (JSON) to FILE
           --no-diagnostics     collect no diagnostics (no run marker, crash record or payload)
           --no-model-cache     keep no optimised copy of the models (by default each model's optimised form is
@@ -296,6 +223,8 @@ struct Arguments {
     and is not this batch's is never replaced without --overwrite.
 
     A page in which no line is found is not an error: standard error gets one line naming it at the end.
+
+    PAGE XML's Created is when each page is read; $SOURCE_DATE_EPOCH (seconds) fixes it, for identical bytes.
 
     Exit status: 0 every page read; 1 some inputs or pages failed (each named on standard error; the
     others are still processed); 2 usage error (including two inputs writing the same result, or

@@ -42,19 +42,7 @@ enum CLI {
             stderrLine("koten-ocr: \(problem)")
             return 2
         }
-        var config = OCRConfiguration(mode: mode, models: models, memoryBudgetBytes: arguments.memoryBudget,
-                                      maxConcurrentInferences: arguments.jobs, maxPixels: arguments.maxPixels,
-                                      ppocrDetectorMaxSide: arguments.detectorMaxSide,
-                                      ppocrOrientationClassifier: arguments.orientationClassifier,
-                                      pdfDPI: Double(arguments.pdfDPI),
-                                      tuneAllocator: true)  // the process is ours: opt in to the allocator policy
-        config.acceptDamagedImages = arguments.acceptDamagedImages
-        config.ppocrMinLineConfidence = arguments.minLineConfidence
-        config.ppocrSecondLook = arguments.secondLook
-        config.ppocrVerticalPunctuation = arguments.verticalPunctuation
-        config.readingOrder = arguments.readingOrder
-        config.pageRotation = arguments.pageRotation
-        config.optimisedModelCache = arguments.modelCache ? OptimisedModelCache.defaultDirectory() : nil
+        let config = arguments.engine.configuration(mode: mode, models: models)
         let diagnostics = DiagnosticsCommand.begin(arguments)
         let engine: KotenOCR
         do {
@@ -65,12 +53,14 @@ enum CLI {
             await DiagnosticsCommand.end(diagnostics, file: arguments.diagnosticsFile)
             return 2
         }
-        let status = await DiagnosticsCommand.withStages(diagnostics) {
+        let (status, read) = await DiagnosticsCommand.withStages(diagnostics) {
             arguments.inputs == ["-"]
                 ? await StandardInput.run(engine: engine, formats: formats, pages: arguments.pages)
                 : await runBatch(arguments, engine: engine, outputDir: outputDir, formats: formats)
         }
+        let summary = read.flatMap { ProgressDisplay.summaryLine($0, quiet: arguments.quiet) }
         await DiagnosticsCommand.end(diagnostics, file: arguments.diagnosticsFile)
+        if let summary { stderrLine(summary) }  // the run's last line (docs/cluster.md, "Logs")
         return status
     }
 
@@ -91,8 +81,10 @@ enum CLI {
         return nil
     }
 
-    /// Plans the batch (inputs, pages, names, shard, resume) and reads it. Returns the exit status.
-    private static func runBatch(_ arguments: Arguments, engine: KotenOCR, outputDir: URL?, formats: [ResultFormat]) async -> Int32 {
+    /// Plans the batch (inputs, pages, names, shard, resume) and reads it. Returns the exit status and, when the
+    /// batch was read (not refused before), what it read for the run's summary line.
+    private static func runBatch(_ arguments: Arguments, engine: KotenOCR, outputDir: URL?, formats: [ResultFormat]) async
+        -> (status: Int32, read: BatchEvent.Progress?) {
         var listed: [FileSystemPath] = []
         if let list = arguments.inputList {
             do {
@@ -100,19 +92,22 @@ enum CLI {
                 listed = InputCollector.paths(inList: data)
             } catch {
                 stderrLine("koten-ocr: \(list): cannot read the input list")
-                return 2
+                return (2, nil)
             }
         }
         var options = BatchOptions(outputDirectory: outputDir, formats: formats, recursive: arguments.recursive, resume: arguments.resume,
                                    overwrite: arguments.overwrite)
         options.ruby = arguments.ruby
-        options.acceptDamagedImages = arguments.acceptDamagedImages
+        options.acceptDamagedImages = arguments.engine.acceptDamagedImages
         options.pages = arguments.pages
         options.shard = arguments.shard
         #if os(Linux) || os(macOS)
         options.pdfGuard = ChildProcessPDFGuard()
         #endif
         options.iiifBase = arguments.iiifBase ?? outputDir.map { URL(fileURLWithPath: $0.standardizedFileURL.path + "/", isDirectory: true) }
+        // PAGE XML's Created: when each page is read, or SOURCE_DATE_EPOCH's time (reproducible builds' convention).
+        options.readingTime = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int($0) }
+            .map { .fixed(Date(timeIntervalSince1970: Double($0))) } ?? .eachPage
         // IIIF manifests (URLs, .json files) are books whose canvases are pages fetched as they are read (docs/iiif.md).
         let iiif = await IIIFRun.load(arguments, outputDir: outputDir)
         let files = RawArguments.paths(arguments.inputs).enumerated().filter { !IIIFBook.isManifest(arguments.inputs[$0.offset]) }.map(\.element)
@@ -121,14 +116,15 @@ enum CLI {
             plan = try BatchPlan.prepare(files: files, listed: listed, remote: iiif.inputs, options: options)
         } catch {
             stderrLine("koten-ocr: \(error)")
-            return 2
+            return (2, nil)
         }
         let runner = Runner(batch: BatchRunner(engine: engine, options: options), quiet: arguments.quiet)
         // Test hook (docs/diagnostics.md, "Test hooks"): one format fails on every page.
         let failing = ProcessInfo.processInfo.environment["KOTEN_OCR_TEST_FAIL_FORMAT"].flatMap(ResultFormat.init(rawValue:))
-        let progress = await BatchRunner.$failingFormat.withValue(failing) { await runner.run(plan) }
+        var progress = await BatchRunner.$failingFormat.withValue(failing) { await runner.run(plan) }
         let written = iiif.finish(plan, options: options)
-        return progress.failures == 0 && iiif.failures == 0 && written ? 0 : 1
+        progress.countFailures(iiif.failures + (written ? 0 : 1))  // manifests not read, a manifest.json not written
+        return (progress.failures == 0 ? 0 : 1, progress)
     }
 }
 

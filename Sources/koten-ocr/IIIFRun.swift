@@ -26,6 +26,8 @@ struct IIIFRun {
                     inputs += try book.batchInputs(pages: arguments.pages, size: arguments.iiifSize, outputDirectory: outputDir,
                                                    scratch: scratch, limits: limits)
                     books.append(book)
+                    // Sound, video or a PDF on a canvas: one line each, nothing fetched (not a failure).
+                    for line in book.skippedLines(pages: arguments.pages) { stderrLine("koten-ocr: \(line)") }
                 } catch {
                     stderrLine("koten-ocr: \(source): --pages asks for canvas \(error.page), but the manifest has \(error.pageCount) canvases")
                     failures += 1

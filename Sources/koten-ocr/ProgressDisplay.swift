@@ -3,7 +3,8 @@ import KotenOCRKit
 
 /// The progress display on standard error: a bar redrawn in place on a terminal, or a plain line every
 /// `interval` seconds for logs. Anything else written to the terminal clears the bar first (`clear()`),
-/// so progress never mixes with results or error lines.
+/// so progress never mixes with results or error lines. The run's summary line, on a terminal as on a log,
+/// is `summaryLine(_:)`'s, written by `CLI` when everything else is.
 final class ProgressDisplay {
     enum Style { case none, bar, lines }
 
@@ -11,7 +12,6 @@ final class ProgressDisplay {
     let interval: TimeInterval
     private var barShown = false
     private var lastDraw = Date.distantPast
-    private var linesPrinted = 0
     private var current: String?
 
     init(style: Style, interval: TimeInterval = 10) {
@@ -38,7 +38,6 @@ final class ProgressDisplay {
             if lastDraw == .distantPast { lastDraw = progress.startedAt }
             guard now.timeIntervalSince(lastDraw) >= interval else { return }
             write("koten-ocr: " + progress.line(at: now) + "\n")
-            linesPrinted += 1
             lastDraw = now
         }
     }
@@ -49,10 +48,11 @@ final class ProgressDisplay {
         barShown = false
     }
 
-    /// Ends the display: the bar is erased; a log that got progress lines gets a summary line.
-    func finish(_ progress: BatchEvent.Progress) {
-        clear()
-        if style == .lines && linesPrinted > 0 { write("koten-ocr: " + progress.summary(at: Date()) + "\n") }
+    /// The line every run that read ends with, whatever standard error is and however short the run
+    /// (`40 pages read, 2 without lines, 1 failed, in 1m12s`; issue 35: a Slurm shard done within the first
+    /// progress interval left an empty log). Nil under `--quiet`.
+    static func summaryLine(_ progress: BatchEvent.Progress, quiet: Bool) -> String? {
+        quiet ? nil : "koten-ocr: " + progress.summary(at: Date())
     }
 
     private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }

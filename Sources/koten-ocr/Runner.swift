@@ -46,7 +46,7 @@ struct Runner {
                 last = progress
             }
         }
-        display.finish(last)
+        display.clear()
         // Not failures (blank pages exist), but a batch user never looks at each page: name every one.
         for name in withoutLines { stderrLine("koten-ocr: \(name): no line found (the page's text is empty)") }
         return last

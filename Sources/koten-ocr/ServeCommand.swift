@@ -25,12 +25,18 @@ enum ServeCommand {
             }
             token = line
         }
-        let mode = options.mode ?? DefaultMode.choose(models: options.models, quiet: true)
-        guard let models = CLI.modelDirectory(options.models, for: mode) else { return 2 }
-        var config = OCRConfiguration(mode: mode, models: models, memoryBudgetBytes: options.memoryBudget,
-                                      maxPixels: options.maxPixels, tuneAllocator: true)
-        config.watchMemoryPressure = true
-        config.optimisedModelCache = options.modelCache ? OptimisedModelCache.defaultDirectory() : nil
+        let addresses: [String]
+        do { addresses = try ListenAddresses.resolve(options.host) } catch {
+            stderrLine("koten-ocr: \(error)")
+            return 2
+        }
+        if token == nil, let open = addresses.first(where: { !ListenAddresses.isLoopback($0) }) {
+            stderrLine("koten-ocr: --host \(options.host) is not a loopback address (\(open)): listening there needs --token-file FILE (a Bearer token)")
+            return 2
+        }
+        let mode = options.engine.mode ?? DefaultMode.choose(models: options.engine.models, quiet: true)
+        guard let models = CLI.modelDirectory(options.engine.models, for: mode) else { return 2 }
+        let config = options.engine.configuration(mode: mode, models: models)
         let engine: KotenOCR
         do {
             engine = try KotenOCR(configuration: config)
@@ -49,10 +55,11 @@ enum ServeCommand {
                                      pdfGuard: ChildProcessPDFGuard())
             let uploads = work.appendingPathComponent("uploads")
             try? FileManager.default.removeItem(at: uploads)  // a killed server's partial uploads
-            server = MicroHTTPDServer(settings: HTTPServerSettings(host: options.host, port: options.port, maxBody: options.maxUpload,
+            server = MicroHTTPDServer(settings: HTTPServerSettings(addresses: addresses, port: options.port, maxBody: options.maxUpload,
                                                                    uploadDirectory: uploads), handler: service)
             let port = try server.start()
             service.start()
+            // The address as given (a name as it is), so the line can be opened as it is printed.
             let shown = options.host.contains(":") ? "[\(options.host)]" : options.host
             FileHandle.standardOutput.write(Data("koten-ocr: serving on http://\(shown):\(port)/ (mode \(mode.rawValue), work directory \(work.path))\n".utf8))
         } catch {

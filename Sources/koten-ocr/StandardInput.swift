@@ -21,14 +21,21 @@ enum StandardInput {
     }
 
     /// Reads the image on standard input and writes its pages' results. Returns the exit status: 0, or 1 when
-    /// the image or a page cannot be read (one line on standard error naming `stdin` and the reason).
-    static func run(engine: KotenOCR, formats: [ResultFormat], pages selection: PageSelection?) async -> Int32 {
+    /// the image or a page cannot be read (one line on standard error naming `stdin` and the reason); and what it
+    /// read, for the run's summary line.
+    static func run(engine: KotenOCR, formats: [ResultFormat], pages selection: PageSelection?) async
+        -> (status: Int32, read: BatchEvent.Progress?) {
+        let started = Date()
         let data = FileHandle.standardInput.readDataToEndOfFile()
         var output = StdoutResults()
-        var status: Int32 = 0
+        var read = 0, withoutLines = 0, failedPages = 0, failures = 0
+        func counted() -> BatchEvent.Progress {
+            BatchEvent.Progress(read: read, pagesWithoutLines: withoutLines, failedPages: failedPages, failures: failures, startedAt: started)
+        }
         if let refusal = checkedPDF(data) {
             stderrLine("koten-ocr: \(name): \(refusal)")
-            return 1
+            failures += 1
+            return (1, counted())
         }
         do {
             let first = try engine.open(data, name: name)
@@ -39,27 +46,32 @@ enum StandardInput {
                     let source = page == first.page ? first : try engine.open(data, name: name, page: page)
                     let result = try await engine.read(source)
                     // Each format's failure is its own (issue 25): the page's other formats are still written.
+                    var formatFailures = 0
                     for format in formats {
                         do {
                             output.write(format, try format.renderForStream(result, image: source))
                         } catch {
                             stderrLine("koten-ocr: \(where_): format \(format.rawValue): \(reason(error))")
-                            status = 1
+                            formatFailures += 1
                         }
                     }
+                    if formatFailures == 0 { read += 1 } else { failedPages += 1 }
+                    if result.textLines.isEmpty { withoutLines += 1 }
+                    failures += formatFailures
                 } catch {
                     stderrLine("koten-ocr: \(where_): \(reason(error))")
-                    status = 1
+                    failedPages += 1
+                    failures += 1
                 }
             }
         } catch let e as PageSelection.PastEnd {
             stderrLine("koten-ocr: \(name): \(e.reason(of: "image"))")
-            status = 1
+            failures += 1
         } catch {
             stderrLine("koten-ocr: \(name): \(reason(error))")
-            status = 1
+            failures += 1
         }
-        return status
+        return (failures == 0 ? 0 : 1, counted())
     }
 
     /// Why a PDF on standard input is refused by the command line's `PDFGuard` (its child process checks a private

@@ -3,6 +3,7 @@
 
     python3 scripts/bench/serve_load.py [--seconds 60] [--drain 60] [--levels 1,8,32,64] [--budget 300MB]
         [--servers koten,rapidocr_api] [--image samples/scaned0.png ...] [--koten .build/release/koten-ocr]
+        [--koten-before OTHER/koten-ocr]
 
 Python's standard library only (threads and http.client). It starts each server itself on an ephemeral loopback
 port (koten-ocr serve --mode ppocr --memory-budget BUDGET on the project's PP-OCRv5 files; rapidocr_api through
@@ -416,6 +417,8 @@ def main():
     ap.add_argument("--servers", default="koten,rapidocr_api", help="koten and/or rapidocr_api")
     ap.add_argument("--image", action="append", help="page(s) the clients post in turn (default samples/scaned0.png)")
     ap.add_argument("--koten", default=os.path.join(ROOT, ".build/release/koten-ocr"), help="koten-ocr executable")
+    ap.add_argument("--koten-before", help="a second koten-ocr executable (another build, e.g. main's), run beside "
+                    "--koten as `koten-ocr before` in the same alternation: a before/after in one run")
     ap.add_argument("--koten-arg", action="append", default=[], help="extra koten-ocr serve argument (repeatable)")
     ap.add_argument("--models", default=os.path.join(ROOT, ".deps/models"), help="model folder (ppocr/ inside)")
     ap.add_argument("--peers-python", default=os.path.join(ROOT, ".deps/peers/bin/python"))
@@ -442,14 +445,20 @@ def main():
     os.makedirs(args.log_dir, exist_ok=True)
 
     work = tempfile.mkdtemp(prefix="serve-load-work-", dir=args.log_dir)   # koten-ocr's --work-dir, removed at the end
-    servers = []
+    servers, before = [], None
     for name in [s.strip() for s in args.servers.split(",") if s.strip()]:
         if name == "koten":
-            if not os.access(args.koten, os.X_OK):
-                sys.exit(f"serve_load: {args.koten}: no such executable (make build)")
-            command = [args.koten, "serve", "--host", "127.0.0.1", "--port", "{port}", "--mode", "ppocr",
-                       "--models", args.models, "--memory-budget", budget_text, "--work-dir", work] + args.koten_arg
-            servers.append(Server("koten-ocr", command, "/v1/ocr", "file", "/readyz", koten_page, args.log_dir))
+            for executable in [args.koten] + ([args.koten_before] if args.koten_before else []):
+                if not os.access(executable, os.X_OK):
+                    sys.exit(f"serve_load: {executable}: no such executable (make build)")
+            def koten(executable, folder):
+                return [executable, "serve", "--host", "127.0.0.1", "--port", "{port}", "--mode", "ppocr",
+                        "--models", args.models, "--memory-budget", budget_text, "--work-dir", folder] + args.koten_arg
+            servers.append(Server("koten-ocr", koten(args.koten, work), "/v1/ocr", "file", "/readyz", koten_page, args.log_dir))
+            if args.koten_before:
+                before = tempfile.mkdtemp(prefix="serve-load-before-", dir=args.log_dir)
+                servers.append(Server("koten-ocr before", koten(args.koten_before, before), "/v1/ocr", "file", "/readyz",
+                                      koten_page, args.log_dir))
         elif name == "rapidocr_api":
             if not os.access(args.peers_python, os.X_OK):
                 sys.exit(f"serve_load: {args.peers_python}: no such executable (make peers)")
@@ -535,6 +544,8 @@ def main():
                 sampler.stopped.set()
             server.stop()
         shutil.rmtree(work, ignore_errors=True)
+        if before:
+            shutil.rmtree(before, ignore_errors=True)
 
     print()
     print("| server | clients | load before | requests | pages | pages/min | p50 | p95 | p99 | 503 | 429 | "
@@ -566,7 +577,7 @@ def main():
         line = (f"- {server.name}: peak resident {mb(overall)} (process tree, sampled every 100 ms), largest VmHWM "
                 f"{mb(hwm)}; {errors} server errors (5xx), {lost} lost; started {server.starts} time(s)"
                 + (f", killed {killed} time(s) at --rss-cap {mb(args.rss_cap)}" if killed else ""))
-        if server.name == "koten-ocr":
+        if server.name.startswith("koten-ocr"):
             verdict = "within" if max(overall, hwm) <= args.budget else "ABOVE"
             line += f"; --memory-budget {mb(args.budget)}: {verdict} it"
         else:

@@ -18,6 +18,10 @@ package struct BatchInput: Sendable, Hashable {
     /// A page fetched before it is read (a IIIF canvas: `RemotePage`): `file` is where its image is put, `path`
     /// names the canvas. Nil for a file on disk.
     package var remote: RemotePage? = nil
+    /// How the results name the input's source (`PageResult.SourceInfo.path`, ALTO `fileName`, PAGE `imageFilename`,
+    /// the html title), kept apart from the file that is read: an upload's name as its client gave it. Nil: `path`
+    /// (a remote page: the address its fetcher returns).
+    package var sourceName: String? = nil
 
     public init(path: String, relativePath: String) {
         self.init(file: FileSystemPath(path), relativePath: relativePath)

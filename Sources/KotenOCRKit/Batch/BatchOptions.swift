@@ -32,6 +32,10 @@ public struct BatchOptions: Sendable {
     /// of the canvases made for local images and of the run's manifest (docs/iiif.md). Nil: no canvas is made for
     /// a local image.
     package var iiifBase: URL? = nil
+    /// When PAGE XML says each page's results were made (`Created`, `LastChange`). Default: the image file's
+    /// modification time (`koten-ocr serve` stores an upload with the epoch, until its jobs keep their own time);
+    /// the command line's is the time each page is read (`SOURCE_DATE_EPOCH` fixes it).
+    package var readingTime: ReadingTime = .imageModified
 
     public init(outputDirectory: URL? = nil, formats: [ResultFormat], recursive: Bool = false, resume: Bool = false, overwrite: Bool = false) {
         self.outputDirectory = outputDirectory
@@ -46,6 +50,26 @@ public struct BatchOptions: Sendable {
 
     /// The format of the run's document (`tei`), if one is asked for: the first per-run format.
     var runFormat: ResultFormat? { formats.first { !$0.isPerPage } }
+}
+
+/// When PAGE XML's `Created` and `LastChange` say a page's results were made (docs/formats.md, "PAGE").
+package enum ReadingTime: Sendable, Equatable {
+    /// The image file's modification time (the epoch for an image from memory): the same file gives the same bytes.
+    case imageModified
+    /// The moment each page is read.
+    case eachPage
+    /// One time for every page: a job's own time, so that a job read again after a restart writes the same bytes;
+    /// or `SOURCE_DATE_EPOCH`'s (reproducible builds' convention).
+    case fixed(Date)
+
+    /// The time to write for a page read at `now`; nil for `imageModified` (the renderer reads the file's).
+    package func created(now: Date) -> Date? {
+        switch self {
+        case .imageModified: return nil
+        case .eachPage: return now
+        case .fixed(let date): return date
+        }
+    }
 }
 
 /// Why a batch cannot start (nothing has been read or written): a usage problem, exit status 2.

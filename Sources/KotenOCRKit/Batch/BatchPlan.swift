@@ -50,13 +50,15 @@ public struct BatchPlan: Sendable {
     }
 
     /// `prepare(_:listed:options:)` over paths as the file system holds them (a name that is not UTF-8 is read),
-    /// and `remote` pages: inputs of one page each whose image is fetched just before it is read (IIIF canvases,
-    /// `BatchInput.remote`; already selected by `--pages`), planned as any page without opening anything.
-    package static func prepare(files paths: [FileSystemPath], listed: [FileSystemPath] = [], remote: [BatchInput] = [],
-                                options: BatchOptions) throws(BatchSetupError) -> BatchPlan {
+    /// `inputs` made by the caller (files read as they are, e.g. with a `BatchInput.sourceName`: an upload named as
+    /// its client named it), and `remote` pages: inputs of one page each whose image is fetched just before it is
+    /// read (IIIF canvases, `BatchInput.remote`; already selected by `--pages`), planned as any page without opening
+    /// anything.
+    package static func prepare(files paths: [FileSystemPath], listed: [FileSystemPath] = [], inputs given: [BatchInput] = [],
+                                remote: [BatchInput] = [], options: BatchOptions) throws(BatchSetupError) -> BatchPlan {
         let named = InputCollector.collect(files: paths, recursive: options.recursive)
         let fromLists = InputCollector.collect(files: listed, recursive: options.recursive, keepingFolders: true)
-        let collected = (inputs: named.inputs + fromLists.inputs, failures: named.failures + fromLists.failures)
+        let collected = (inputs: named.inputs + fromLists.inputs + given, failures: named.failures + fromLists.failures)
         var failures = collected.failures
         var tasks: [PageTask] = []
         var seen = Set<[UInt8]>()

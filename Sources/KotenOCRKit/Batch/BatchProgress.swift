@@ -26,6 +26,19 @@ extension BatchEvent {
             self.startedAt = startedAt
         }
 
+        /// The counts of pages read outside `BatchRunner` (`koten-ocr -`), for their summary.
+        package init(read: Int, pagesWithoutLines: Int, failedPages: Int, failures: Int, startedAt: Date) {
+            self.init(total: read + failedPages, startedAt: startedAt)
+            self.read = read
+            self.pagesWithoutLines = pagesWithoutLines
+            self.failedPages = failedPages
+            self.failures = failures
+        }
+
+        /// Counts `count` more failure lines reported outside the batch (an input that could not be read before it,
+        /// a result written after it).
+        package mutating func countFailures(_ count: Int) { failures += count }
+
         /// Pages finished (read or failed).
         public var finished: Int { read + failedPages }
 

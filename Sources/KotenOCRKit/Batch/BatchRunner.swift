@@ -222,14 +222,19 @@ public struct BatchRunner: Sendable {
             BatchManifest.Record(state: state, input: task.input.path, key: task.key, page: task.page + 1, outputs: outputs)
         }
         try manifest?.append(record(.started, options.pageFormats.map { .init(file: task.pageFile($0), sha256: nil) }))
-        // A remote page (a IIIF canvas) is fetched to its file now, then opened like any page (pixel limit, budget).
-        if let remote = task.input.remote { try await remote.fetcher.fetch(to: task.input.url) }
-        let source = try engine.open(file: task.input.file, page: task.page)
+        // A remote page (a IIIF canvas) is fetched to its file now, then opened like any page (pixel limit, budget),
+        // named by the address of its image, not by that file.
+        var name = task.input.sourceName
+        if let remote = task.input.remote { name = try await remote.fetcher.fetch(to: task.input.url) ?? name }
+        let source = try engine.open(file: task.input.file, name: name, page: task.page)
         var page = try await engine.read(source)
         page.source.iiif = canvas(of: task, page: page)
-        let results = try PipelineStage.write.measure { try write(page, source, task, manifest: manifest, record: record) }
+        let created = options.readingTime.created(now: Date())
+        let results = try PipelineStage.write.measure {
+            try write(page, source, task, created: created, manifest: manifest, record: record)
+        }
         // The fetched image is not a result: gone once the page's results are written (a --resume reads nothing again).
-        if task.input.remote != nil { try? FileManager.default.removeItem(at: task.input.url) }
+        task.input.remote?.fetcher.discard(task.input.url)
         return (page, results)
     }
 
@@ -261,7 +266,7 @@ public struct BatchRunner: Sendable {
     /// and the `done` line does not list its file, so `--resume` writes only it (docs/formats.md, "When a format
     /// fails"). A multi-page input's `pdf` page goes to its hidden page file (`PageTask.pageFile`) until
     /// `InputDocuments.write` joins them.
-    private func write(_ page: PageResult, _ source: ImageSource, _ task: PageTask, manifest: BatchManifest.Writer?,
+    private func write(_ page: PageResult, _ source: ImageSource, _ task: PageTask, created: Date?, manifest: BatchManifest.Writer?,
                        record: (BatchManifest.Record.State, [BatchManifest.Record.Output]) -> BatchManifest.Record) throws -> Written {
         var rendered: [(ResultFormat, Data)] = []
         var failed: [(ResultFormat, Error)] = []
@@ -271,8 +276,9 @@ public struct BatchRunner: Sendable {
                 if options.outputDirectory != nil && task.waitsForInput(format) {
                     rendered.append((format, try SearchablePDF.pageFile(SearchablePDF.page(page, image: source))))
                 } else {
-                    rendered.append((format, options.outputDirectory == nil ? try format.renderForStream(page, image: source, ruby: options.ruby)
-                                        : try format.render(page, image: source, ruby: options.ruby)))
+                    rendered.append((format, options.outputDirectory == nil
+                                        ? try format.renderForStream(page, image: source, ruby: options.ruby, created: created)
+                                        : try format.render(page, image: source, ruby: options.ruby, created: created)))
                 }
             } catch {
                 if error is CancellationError || Task.isCancelled { throw CancellationError() }

@@ -10,36 +10,46 @@ package struct IIIFCanvasSource: Sendable, Codable, Hashable {
     package var presentation: Int
     /// The manifest's `id` (3.0) or `@id` (2.1).
     package var manifest: String
-    /// The manifest's label (3.0: the first value of its language map, `none` or `ja` first).
+    /// The manifest's label in one language (`ja`, else `none`, else the first language).
     package var label: String?
+    /// The manifest's label in every language it has, as a IIIF language map (language → values; `none` for a
+    /// label without a language; a 2.1 label's `@language`s gathered the same way), for a viewer to show the book
+    /// in the reader's language. Nil when the manifest has none.
+    package var labels: [String: [String]]?
     /// 2.1 `attribution`, or 3.0 `requiredStatement` as `label: value`.
     package var attribution: String?
     /// 3.0 `rights`, or 2.1 `license`.
     package var rights: String?
     /// The canvas's id.
     package var canvas: String
-    /// The canvas's label, if any.
+    /// The canvas's label in one language (as `label`), if any.
     package var canvasLabel: String?
+    /// The canvas's label in every language it has (as `labels`).
+    package var canvasLabels: [String: [String]]?
     /// 1-based position of the canvas in the manifest.
     package var canvasIndex: Int
     /// The canvas's size in its own coordinates (annotations' `xywh` are in these).
     package var canvasWidth: Int
     package var canvasHeight: Int
-    /// The image fetched for the page (an Image API request or the body as is); nil for a local image.
+    /// The id of the image that paints the canvas (the painting annotation's body, or its `source` when the body
+    /// is a part of an image); nil for a local image. The address of the pixels read is `SourceInfo.path`.
     package var image: String?
     /// The id of the page's annotations (`<stem>.annotations.json` under the run's base), when `--format iiif`.
     package var annotations: String?
 
-    package init(presentation: Int, manifest: String, label: String? = nil, attribution: String? = nil, rights: String? = nil,
-                 canvas: String, canvasLabel: String? = nil, canvasIndex: Int, canvasWidth: Int, canvasHeight: Int,
+    package init(presentation: Int, manifest: String, label: String? = nil, labels: [String: [String]]? = nil,
+                 attribution: String? = nil, rights: String? = nil, canvas: String, canvasLabel: String? = nil,
+                 canvasLabels: [String: [String]]? = nil, canvasIndex: Int, canvasWidth: Int, canvasHeight: Int,
                  image: String? = nil, annotations: String? = nil) {
         self.presentation = presentation
         self.manifest = manifest
         self.label = label
+        self.labels = labels
         self.attribution = attribution
         self.rights = rights
         self.canvas = canvas
         self.canvasLabel = canvasLabel
+        self.canvasLabels = canvasLabels
         self.canvasIndex = canvasIndex
         self.canvasWidth = canvasWidth
         self.canvasHeight = canvasHeight

@@ -59,13 +59,13 @@ extension ImageSource {
     /// white, 8-bit; one band for a grey source, three otherwise; then turned back from `turn`), scaled down so
     /// that its longer side is at most `maxSide` (JPEGs shrunk while decoding). A page whose rows are wanted out of
     /// order (`needsRandomAccess`: orientations 3–8, a page turned back) is opened for random access. Throws
-    /// `ImageError` naming the file.
-    package func displayImage(maxSide: Int? = nil) throws -> VipsHandle {
+    /// `ImageError` naming the file. `randomAccess`: open it for random access anyway (its rows to be turned).
+    package func displayImage(maxSide: Int? = nil, randomAccess: Bool = false) throws -> VipsHandle {
         let scale = maxSide.map { min(1, Double($0) / Double(max(width, height))) } ?? 1
         let target = (Int((Double(width) * scale).rounded()), Int((Double(height) * scale).rounded()))
         let shrink = scale < 1 ? Self.shrinkFactor(from: (width, height), to: target, loader: loader) : 1
         let raw = try origin.open(name: name, page: directory, shrink: shrink, dpi: pdfDPI, strict: !acceptsDamagedData,
-                                  randomAccess: needsRandomAccess)
+                                  randomAccess: needsRandomAccess || randomAccess)
         let display = try raw.apply(displayError) { kv_to_display8($0, $1) }
         let turns = 4 - turn.quarterTurns  // turned back: clockwise by what the page was turned counter-clockwise
         let upright = turn == .upright ? display : try display.apply(displayError) { kv_rotate_quarters($0, Int32(turns), $1) }
@@ -86,6 +86,29 @@ extension ImageSource {
     /// `displayImage(maxSide:)` encoded as `encoding`.
     package func encodedDisplay(_ encoding: DisplayEncoding, maxSide: Int? = nil) throws -> Data {
         try displayImage(maxSide: maxSide).encoded(encoding, displayError)
+    }
+
+    /// The page as people see it (`displayImage()`) cut to `region` (pixels of the upright page, clamped to it;
+    /// nil: the whole page) and then turned clockwise by `clockwiseQuarterTurns` × 90°, encoded as PNG (lossless):
+    /// a part or a turn of a IIIF image that its server cannot give (docs/iiif.md, "Parts and turns of an image").
+    /// Memory: the page decoded in strips while the PNG is written (once whole when it is turned: a turn reads
+    /// every row for each one it writes, so the file is opened for random access), and the PNG. Throws `ImageError`
+    /// naming the file, `.invalidPixels` when `region` holds no pixel of the page.
+    package func encodedPart(_ region: PixelBox?, clockwiseQuarterTurns: Int) throws -> Data {
+        let turns = ((clockwiseQuarterTurns % 4) + 4) % 4
+        var image = try displayImage(randomAccess: turns != 0)
+        if let region {
+            let box = LineCrop.clamped(region, imageWidth: width, imageHeight: height)
+            guard box.width > 0, box.height > 0 else {
+                throw ImageError.invalidPixels(path: name, reason: "the part asked for (\(region.x1),\(region.y1) to \(region.x2),\(region.y2)) "
+                                               + "lies outside the \(width)×\(height) image")
+            }
+            if box.width != width || box.height != height {
+                image = try image.apply(displayError) { kv_crop($0, Int32(box.x1), Int32(box.y1), Int32(box.width), Int32(box.height), $1) }
+            }
+        }
+        if turns != 0 { image = try image.apply(displayError) { kv_rotate_quarters($0, Int32(turns), $1) } }
+        return try image.encoded(.png, displayError)
     }
 
     private func displayError(_ message: String) -> Error { Self.classify(path: name, message: message) }

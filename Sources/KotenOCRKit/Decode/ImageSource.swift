@@ -69,10 +69,11 @@ public struct ImageSource: Sendable {
     }
 
     /// Opens the file at `file`, a path as the file system holds it (a name that is not UTF-8 is opened by its
-    /// bytes), named `file.display` in results and errors. As `init(url:)` otherwise.
-    package init(file: FileSystemPath, page: Int = 0, pdfDPI: Double = 300, maxPixels: Int = ImageSource.defaultMaxPixels,
-                 acceptsDamagedData: Bool = false) throws {
-        try self.init(encoded: .file(file), url: URL(fileURLWithPath: file.display), name: file.display, page: page,
+    /// bytes), named `name` in results and errors (`file.display` when nil: a file fetched for a IIIF canvas is
+    /// named by the image's URL, an upload by the name its client gave). As `init(url:)` otherwise.
+    package init(file: FileSystemPath, name: String? = nil, page: Int = 0, pdfDPI: Double = 300,
+                 maxPixels: Int = ImageSource.defaultMaxPixels, acceptsDamagedData: Bool = false) throws {
+        try self.init(encoded: .file(file), url: URL(fileURLWithPath: file.display), name: name ?? file.display, page: page,
                       pdfDPI: pdfDPI, maxPixels: maxPixels, acceptsDamagedData: acceptsDamagedData)
     }
 
@@ -323,7 +324,7 @@ public struct ImageSource: Sendable {
     /// truncated all the same. (A PNG cut short fails when it is opened, with its own message.)
     func describe(_ message: String) -> Error {
         let error = Self.classify(path: path, message: message)
-        if message == Vips.noDecodeMessage, case .corrupt = error, Self.endsBeforeEndMarker(path) {
+        if message == Vips.noDecodeMessage, case .corrupt = error, isFile, Self.endsBeforeEndMarker(url.path) {
             return ImageError.truncated(path: path, detail: "the file ends before its end marker")
         }
         return error

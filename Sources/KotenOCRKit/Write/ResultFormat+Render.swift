@@ -5,8 +5,8 @@ import Foundation
 extension ResultFormat {
     /// The bytes of `page` for a stream of pages on standard output: `json` as one compact line (JSON Lines, one
     /// object per page); other formats as `render`. Throws as `render`.
-    public func renderForStream(_ page: PageResult, image: ImageSource? = nil, ruby: RubyStyle = .drop) throws -> Data {
-        guard self == .json else { return try render(page, image: image, ruby: ruby) }
+    public func renderForStream(_ page: PageResult, image: ImageSource? = nil, ruby: RubyStyle = .drop, created: Date? = nil) throws -> Data {
+        guard self == .json else { return try render(page, image: image, ruby: ruby, created: created) }
         return try ResultJSON.encodeLine(page)
     }
 
@@ -15,8 +15,9 @@ extension ResultFormat {
     /// ignore it. Throws `ResultFormatError` for a reference format of a page without a reference tree (`ppocr`,
     /// or a result decoded from JSON), for a per-run format (`tei`: `RunDocument`) and for a format that needs
     /// the image without one; `ImageError` naming the file when the image can no longer be read. `ruby`: how `txt`
-    /// shows ruby lines (`PageResult.text(ruby:)`).
-    public func render(_ page: PageResult, image: ImageSource? = nil, ruby: RubyStyle = .drop) throws -> Data {
+    /// shows ruby lines (`PageResult.text(ruby:)`). `created`: when the page was read, PAGE XML's `Created` and
+    /// `LastChange` (nil: the image file's modification time, the epoch for an image from memory).
+    public func render(_ page: PageResult, image: ImageSource? = nil, ruby: RubyStyle = .drop, created: Date? = nil) throws -> Data {
         if let reference = page.reference, let data = render(reference) { return data }
         if needsImage && image == nil { throw ResultFormatError.needsImage(format: self) }
         switch self {
@@ -25,7 +26,7 @@ extension ResultFormat {
         case .xml, .ndlJSON: throw ResultFormatError.unsupported(format: self, mode: page.mode)
         case .tei: throw ResultFormatError.perRun(format: self)
         case .alto: return ALTOWriter.document(page)
-        case .pageXML: return PageXMLWriter.document(page, modified: Self.modificationDate(page.source.path, image))
+        case .pageXML: return PageXMLWriter.document(page, created: created ?? Self.modificationDate(page, image))
         case .hocr: return HOCRWriter.document(page)
         case .iiif:
             guard let canvas = page.source.iiif else { throw ResultFormatError.needsCanvas(format: self) }
@@ -40,9 +41,11 @@ extension ResultFormat {
         }
     }
 
-    /// When the page's file last changed (nil for an image from memory).
-    private static func modificationDate(_ path: String, _ image: ImageSource?) -> Date? {
+    /// When the page's file last changed: the image's file, or without the image the file at the result's
+    /// `source.path` (nil for an image from memory, or a path that is no file).
+    private static func modificationDate(_ page: PageResult, _ image: ImageSource?) -> Date? {
         guard image?.isFile ?? true else { return nil }
+        let path = image?.url.path ?? page.source.path
         return (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
     }
 

@@ -16,19 +16,31 @@ package struct HTTPUpload: Sendable {
     package let size: Int
 }
 
-/// A request whose body has been read whole (within the upload limit).
+/// A request: its head (method, target, headers, client), and once its body has been read whole (within the upload
+/// limit) the body's files and form fields. The HTTP layer decodes nothing of the target: the API reads it.
 package struct HTTPRequest: Sendable {
     package let method: String
-    /// The path, without the query.
-    package let path: String
-    /// Query parameters and (for multipart) form fields that are not files; the last value of a name wins.
-    package let parameters: [String: String]
+    /// The request-target as the client sent it: the path and the query, still percent-encoded.
+    package let target: String
     /// Header names lowercased.
     package let headers: [String: String]
     /// The client's address as text.
     package let client: String
-    /// The raw body or the multipart file parts, in the order they came.
-    package let uploads: [HTTPUpload]
+    /// The form fields of a multipart body that are not files; the last value of a name wins.
+    package var form: [String: String] = [:]
+    /// The raw body or the multipart file parts, in the order they came (none in a request's head).
+    package var uploads: [HTTPUpload] = []
+
+    package init(method: String, target: String, headers: [String: String], client: String,
+                 form: [String: String] = [:], uploads: [HTTPUpload] = []) {
+        self.method = method
+        self.target = target
+        self.headers = headers
+        self.client = client
+        self.form = form
+        self.uploads = uploads
+    }
+
     /// A body that is neither multipart nor empty (raw upload) is in `uploads[0]` with `field` "".
     package var isMultipart: Bool { headers["content-type"]?.lowercased().hasPrefix("multipart/form-data") ?? false }
 }
@@ -37,8 +49,8 @@ package struct HTTPRequest: Sendable {
 package struct HTTPResponse: Sendable {
     package enum Body: Sendable {
         case data(Data)
-        /// The file's bytes (opened when the response is sent).
-        case file(URL)
+        /// The file's bytes from `offset`, `length` of them (all to its end when nil); opened when the response is sent.
+        case file(URL, offset: Int64 = 0, length: Int64? = nil)
         /// Chunks as they come (Server-Sent Events); the response ends when the stream finishes.
         case stream(AsyncStream<Data>)
     }
@@ -50,16 +62,6 @@ package struct HTTPResponse: Sendable {
         self.status = status
         self.headers = headers
         self.body = body
-    }
-
-    package static func json(_ status: Int, _ object: Any, headers: [(String, String)] = []) -> HTTPResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers, body: .data(data))
-    }
-
-    /// The API's error shape: `{"error": code, "message": one line}`.
-    package static func error(_ status: Int, _ code: String, _ message: String, headers: [(String, String)] = []) -> HTTPResponse {
-        json(status, ["error": code, "message": message], headers: headers)
     }
 }
 
@@ -73,18 +75,22 @@ package enum HTTPRefusal: Sendable {
 
 /// The API side of the seam.
 package protocol HTTPHandler: Sendable {
+    /// Looks at a request's head (no byte of its body read, no `100 Continue` sent): an answer to send at once (the
+    /// body is then neither read nor stored), or nil to read the body and `handle` the whole request.
+    func screen(_ head: HTTPRequest) -> HTTPResponse?
     /// Answers a whole request. Runs on a Swift task, never on the HTTP library's threads; the task is cancelled
     /// when the client disconnects.
     func handle(_ request: HTTPRequest) async -> HTTPResponse
-    /// Answers a request the HTTP layer refused (`headers`: the request's, lowercased).
-    func refuse(_ refusal: HTTPRefusal, method: String, path: String, headers: [String: String]) -> HTTPResponse
-    /// Called when a request (answered or not) ends: route and status, for metrics.
-    func completed(method: String, path: String, status: Int, seconds: Double)
+    /// Answers a request the HTTP layer refused (`head`: the request without its body).
+    func refuse(_ refusal: HTTPRefusal, head: HTTPRequest) -> HTTPResponse
+    /// Called when a request (answered or not) ends: its head and status (0: none was sent), for metrics.
+    func completed(_ head: HTTPRequest, status: Int, seconds: Double)
 }
 
 /// The HTTP layer's own settings.
 package struct HTTPServerSettings: Sendable {
-    package var host: String
+    /// The addresses to listen on (IPv4 or IPv6 text, as `ListenAddresses.resolve` gives them), all on one port.
+    package var addresses: [String]
     package var port: Int
     /// Largest body accepted, bytes.
     package var maxBody: Int
@@ -98,8 +104,8 @@ package struct HTTPServerSettings: Sendable {
     package var perClientConnections = 256
     package var idleTimeoutSeconds = 60
 
-    package init(host: String, port: Int, maxBody: Int, uploadDirectory: URL) {
-        self.host = host
+    package init(addresses: [String], port: Int, maxBody: Int, uploadDirectory: URL) {
+        self.addresses = addresses
         self.port = port
         self.maxBody = maxBody
         self.uploadDirectory = uploadDirectory

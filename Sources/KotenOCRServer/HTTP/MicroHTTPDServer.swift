@@ -3,14 +3,17 @@ import Foundation
 
 /// The HTTP layer over libmicrohttpd (Debian's libmicrohttpd 0.9.75-6; docs/serve.md, "Why libmicrohttpd"): the
 /// only file that names it. MHD's own polling thread and pool parse HTTP; its post processor streams
-/// `multipart/form-data` parts into files; a raw body is streamed to a file too. When a request's body has been
-/// read, the connection is suspended and the `HTTPHandler` answers on a Swift task, so OCR never runs on MHD's
-/// threads; the answer resumes the connection. A suspended connection's socket is watched: when the client goes
-/// away the handler's task is cancelled. A streamed body (Server-Sent Events) suspends the connection between chunks.
+/// `multipart/form-data` parts into files; a raw body is streamed to a file too. A request's head is shown to the
+/// handler (`HTTPHandler.screen`) before one byte of its body is read: a refusal is sent at once, with no
+/// `100 Continue`. When a request's body has been read, the connection is suspended and the `HTTPHandler` answers
+/// on a Swift task, so OCR never runs on MHD's threads; the answer resumes the connection. A suspended connection's
+/// socket is watched: when the client goes away the handler's task is cancelled. A streamed body (Server-Sent
+/// Events) suspends the connection between chunks. Each address of `settings.addresses` has a daemon of its own,
+/// all on one port.
 package final class MicroHTTPDServer: @unchecked Sendable {
     package let settings: HTTPServerSettings
     let handler: any HTTPHandler
-    private var daemon: OpaquePointer?
+    private var daemons: [OpaquePointer] = []
     /// The port listened on (the ephemeral one for port 0), after `start`.
     package private(set) var port = 0
 
@@ -23,35 +26,62 @@ package final class MicroHTTPDServer: @unchecked Sendable {
         self.handler = handler
     }
 
-    /// Starts listening; returns the port. Throws `StartError` (address in use, bad address).
+    /// Starts listening on every address, on one port; returns it. Throws `StartError` (address in use, bad address).
+    /// An IPv6 address the machine cannot listen on (no IPv6) is passed over when another address is listened on.
     package func start() throws -> Int {
         try FileManager.default.createDirectory(at: settings.uploadDirectory, withIntermediateDirectories: true)
+        var failure = StartError(description: "no address to listen on")
+        // With port 0 the first address picks the port; another may have it taken: then all start again.
+        for _ in 0..<8 {
+            var started: [OpaquePointer] = [], chosen = settings.port, inUse = false
+            for address in settings.addresses {
+                if let daemon = startDaemon(address, port: chosen) {
+                    started.append(daemon)
+                    if chosen == 0 { chosen = Int(koten_mhd_bound_port(daemon)) }
+                    continue
+                }
+                let code = errno
+                failure = StartError(description: "cannot listen on \(address) port \(chosen): \(String(cString: strerror(code)))")
+                if address.contains(":"), code == EADDRNOTAVAIL || code == EAFNOSUPPORT { continue }
+                inUse = code == EADDRINUSE
+                started.forEach { MHD_stop_daemon($0) }
+                started = []
+                break
+            }
+            if !started.isEmpty {
+                daemons = started
+                port = chosen
+                return chosen
+            }
+            guard inUse, settings.port == 0 else { break }
+        }
+        throw failure
+    }
+
+    private func startDaemon(_ address: String, port: Int) -> OpaquePointer? {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let started = settings.host.withCString { host in
-            koten_mhd_start(host, UInt16(clamping: settings.port), UInt32(settings.threads), UInt32(settings.connectionLimit),
+        let threads = max(1, (settings.threads + settings.addresses.count - 1) / settings.addresses.count)
+        return address.withCString { host in
+            koten_mhd_start(host, UInt16(clamping: port), UInt32(threads), UInt32(settings.connectionLimit),
                             UInt32(settings.perClientConnections), UInt32(settings.idleTimeoutSeconds), 256 * 1024,
-                            accessHandler, context, completedHandler, context)
+                            accessHandler, context, completedHandler, context, uriLogger, context)
         }
-        guard let started else {
-            throw StartError(description: "cannot listen on \(settings.host) port \(settings.port): \(String(cString: strerror(errno)))")
-        }
-        daemon = started
-        port = Int(koten_mhd_bound_port(started))
-        return port
     }
 
     // MARK: one request
 
-    /// A request's state from its first call to its completion (held in MHD's `con_cls`, retained).
+    /// A request's state from its request line to its completion (made by the URI logger, held in MHD's `con_cls`,
+    /// retained).
     final class Exchange: @unchecked Sendable {
-        enum Phase { case reading, answering, ready(HTTPResponse), sent }
+        enum Phase { case head, reading, answering, ready(HTTPResponse), sent }
         let server: MicroHTTPDServer
         let connection: OpaquePointer
-        let method: String
-        let path: String
+        /// The request-target as sent.
+        let target: String
+        var method = ""
         let started = Date()
         var headers: [String: String] = [:]
-        var parameters: [String: String] = [:]
+        var form: [String: String] = [:]
         var client = ""
         var folder: URL?
         var uploads: [HTTPUpload] = []
@@ -59,7 +89,7 @@ package final class MicroHTTPDServer: @unchecked Sendable {
         var received = 0
         var refused: HTTPRefusal?
         var postProcessor: OpaquePointer?
-        var phase = Phase.reading
+        var phase = Phase.head
         var status = 0
         var task: Task<Void, Never>?
         let lock = NSLock()
@@ -67,12 +97,14 @@ package final class MicroHTTPDServer: @unchecked Sendable {
         var streamed: StreamedBody?
         var pump: Task<Void, Never>?
 
-        init(server: MicroHTTPDServer, connection: OpaquePointer, method: String, path: String) {
+        init(server: MicroHTTPDServer, connection: OpaquePointer, target: String) {
             self.server = server
             self.connection = connection
-            self.method = method
-            self.path = path
+            self.target = target
         }
+
+        /// The request without its body.
+        var head: HTTPRequest { HTTPRequest(method: method, target: target, headers: headers, client: client) }
 
         var isMultipart: Bool { headers["content-type"]?.lowercased().hasPrefix("multipart/form-data") ?? false }
 
@@ -103,23 +135,26 @@ package final class MicroHTTPDServer: @unchecked Sendable {
         Unmanaged<Exchange>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    fileprivate func begin(_ connection: OpaquePointer, method: String, path: String) -> Exchange {
-        let ex = Exchange(server: self, connection: connection, method: method, path: path)
-        MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, headerIterator, Unmanaged.passUnretained(ex).toOpaque())
-        MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, argumentIterator, Unmanaged.passUnretained(ex).toOpaque())
+    /// The request's head has been read: its method, headers and client. The handler screens it (a refusal is
+    /// answered before one byte of the body is read); a body declared past the limit is refused as well.
+    fileprivate func begin(_ ex: Exchange, method: String) -> MHD_Result {
+        ex.method = method
+        MHD_get_connection_values(ex.connection, MHD_ValueKind.HEADER_KIND, headerIterator, Unmanaged.passUnretained(ex).toOpaque())
         var address = [CChar](repeating: 0, count: 64)
-        koten_mhd_client_address(connection, &address, address.count)
+        koten_mhd_client_address(ex.connection, &address, address.count)
         ex.client = String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        ex.phase = .reading
+        if let answer = handler.screen(ex.head) { return send(ex, answer) }
         if let declared = ex.headers["content-length"], let length = Int(declared.trimmingCharacters(in: .whitespaces)),
            length > settings.maxBody {
-            ex.refused = .tooLarge(limit: settings.maxBody)
-        } else if ex.headers["content-length"] == nil && ex.headers["transfer-encoding"] == nil {
-            // no body
-        } else if ex.isMultipart {
-            ex.postProcessor = MHD_create_post_processor(connection, 64 * 1024, postIterator, Unmanaged.passUnretained(ex).toOpaque())
+            // Declared past the limit: answered before one byte of the body is read.
+            return send(ex, handler.refuse(.tooLarge(limit: settings.maxBody), head: ex.head))
+        }
+        if ex.isMultipart, ex.headers["content-length"] != nil || ex.headers["transfer-encoding"] != nil {
+            ex.postProcessor = MHD_create_post_processor(ex.connection, 64 * 1024, postIterator, Unmanaged.passUnretained(ex).toOpaque())
             if ex.postProcessor == nil { ex.refused = .badBody("a multipart/form-data body needs a boundary") }
         }
-        return ex
+        return MHD_Result.YES
     }
 
     /// A chunk of the body: counted, then written (a part or the raw body to its file). Past the limit the body
@@ -161,9 +196,9 @@ package final class MicroHTTPDServer: @unchecked Sendable {
         guard ex.refused == nil else { return false }
         guard let fileName else {
             let text = String(decoding: bytes, as: UTF8.self)
-            let value = offset == 0 ? text : (ex.parameters[key] ?? "") + text
-            guard value.utf8.count <= 64 * 1024 else { ex.refused = .badBody("form field \(key) is too long"); return false }
-            ex.parameters[key] = value
+            let value = offset == 0 ? text : (ex.form[key] ?? "") + text
+            guard value.utf8.count <= 64 * 1024 else { ex.refused = .badBody("form field \(key.prefix(40)) is too long"); return false }
+            ex.form[key] = value
             return true
         }
         do {
@@ -197,10 +232,11 @@ package final class MicroHTTPDServer: @unchecked Sendable {
         ex.closePart()
         if let refusal = ex.refused {
             ex.removeFiles()
-            return send(ex, handler.refuse(refusal, method: ex.method, path: ex.path, headers: ex.headers))
+            return send(ex, handler.refuse(refusal, head: ex.head))
         }
-        let request = HTTPRequest(method: ex.method, path: ex.path, parameters: ex.parameters, headers: ex.headers,
-                                  client: ex.client, uploads: ex.uploads)
+        var request = ex.head
+        request.form = ex.form
+        request.uploads = ex.uploads
         ex.phase = .answering
         MHD_suspend_connection(ex.connection)
         let handler = self.handler
@@ -236,15 +272,16 @@ package final class MicroHTTPDServer: @unchecked Sendable {
             made = data.withUnsafeBytes { raw in
                 MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
             }
-        case .file(let url):
+        case .file(let url, let offset, let length):
             let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             var info = stat()
-            if fd >= 0, fstat(fd, &info) == 0 {
-                made = MHD_create_response_from_fd(Int(info.st_size), fd)
-            } else {
+            guard fd >= 0, fstat(fd, &info) == 0, offset >= 0, offset <= Int64(info.st_size) else {
                 if fd >= 0 { close(fd) }
-                return send(ex, .error(404, "not_found", "the file is gone"))
+                // The file went between the answer and its sending: the connection is closed without an answer.
+                return MHD_Result.NO
             }
+            let count = min(length ?? Int64(info.st_size) - offset, Int64(info.st_size) - offset)
+            made = MHD_create_response_from_fd_at_offset64(UInt64(count), fd, UInt64(offset))
         case .stream(let stream):
             let context = Unmanaged.passRetained(ex).toOpaque()
             made = MHD_create_response_from_callback(UInt64.max, 4096, streamReader, context, streamFree)
@@ -278,7 +315,9 @@ package final class MicroHTTPDServer: @unchecked Sendable {
             ex.postProcessor = nil
         }
         ex.removeFiles()
-        handler.completed(method: ex.method, path: ex.path, status: ex.status, seconds: Date().timeIntervalSince(ex.started))
+        // A request MHD refused itself before its head was read (a request line or headers past its memory) has
+        // no method: nothing of the API saw it.
+        if !ex.method.isEmpty { handler.completed(ex.head, status: ex.status, seconds: Date().timeIntervalSince(ex.started)) }
     }
 
     static func mediaType(_ header: String) -> String {
@@ -295,29 +334,22 @@ private let headerIterator: MHD_KeyValueIterator = { cls, _, key, value in
     return MHD_Result.YES
 }
 
-private let argumentIterator: MHD_KeyValueIterator = { cls, _, key, value in
-    guard let cls, let key else { return MHD_Result.YES }
-    let ex = Unmanaged<MicroHTTPDServer.Exchange>.fromOpaque(cls).takeUnretainedValue()
-    ex.parameters[String(cString: key)] = value.map { String(cString: $0) } ?? ""
-    return MHD_Result.YES
+/// The request line has been read: its exchange is made with the target as sent (MHD decodes its own copy).
+private let uriLogger: koten_mhd_uri_logger = { cls, uri, connection in
+    guard let cls, let connection else { return nil }
+    let server = Unmanaged<MicroHTTPDServer>.fromOpaque(cls).takeUnretainedValue()
+    let target = uri.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) } ?? "/"
+    let ex = MicroHTTPDServer.Exchange(server: server, connection: connection, target: target)
+    return Unmanaged.passRetained(ex).toOpaque()
 }
 
-private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, state in
-    guard let cls, let connection, let state, let uploadSize else { return MHD_Result.NO }
+private let accessHandler: MHD_AccessHandlerCallback = { cls, _, _, method, _, uploadData, uploadSize, state in
+    guard let cls, let state, let uploadSize, let current = state.pointee else { return MHD_Result.NO }
     let server = Unmanaged<MicroHTTPDServer>.fromOpaque(cls).takeUnretainedValue()
-    guard let current = state.pointee else {
-        let ex = server.begin(connection, method: method.map { String(cString: $0) } ?? "GET",
-                              path: url.map { String(cString: $0) } ?? "/")
-        state.pointee = Unmanaged.passRetained(ex).toOpaque()
-        if case .tooLarge? = ex.refused {
-            // Declared past the limit: answered before one byte of the body is read.
-            return server.send(ex, server.handler.refuse(ex.refused ?? .tooLarge(limit: server.settings.maxBody), method: ex.method,
-                                                         path: ex.path, headers: ex.headers))
-        }
-        return MHD_Result.YES
-    }
     let ex = server.exchange(current)
     switch ex.phase {
+    case .head:
+        return server.begin(ex, method: method.map { String(cString: $0) } ?? "GET")
     case .reading:
         if uploadSize.pointee > 0 {
             let bytes = UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee)

@@ -73,7 +73,8 @@ struct BatchBombTests {
         let result = try runCLI(try BatchFixtures.cliArguments(files.map(\.path)))
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderrLines.count == 3, "\(result.stderr)")
+        #expect(result.stderrLines.count == 4 && result.stderrLines.last?.hasPrefix("koten-ocr: 0 pages read, 3 failed, in ") == true,
+                "one line each, then the summary: \(result.stderr)")
         for file in files {
             let lines = result.stderrLines.filter { $0.contains(file.path) }
             #expect(lines.count == 1 && lines.first?.contains("100000×100000 = 10000000000 pixels, over the limit") == true,

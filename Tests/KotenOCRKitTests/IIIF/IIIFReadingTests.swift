@@ -65,6 +65,11 @@ struct IIIFReadingTests {
             #expect(valid.status == 0, "\(valid.stderr)")
             let pageXML = book.appendingPathComponent(stem + ".page.xml")
             #expect(try String(contentsOf: pageXML, encoding: .utf8).contains("name=\"IIIF rights\" value=\"http://creativecommons.org/licenses/by/4.0/\""))
+            // The outputs name the image read (the Image API request), not the file it was fetched into.
+            let read = "\(server.base)/iiif/page\(index + 1)/full/\(index == 0 ? 645 : 574),/0/default.jpg"
+            #expect(try JSONAccess.dict(json["source"])["path"] as? String == read)
+            #expect(altoText.contains("<fileName>\(read)</fileName>"))
+            #expect(try String(contentsOf: pageXML, encoding: .utf8).contains("imageFilename=\"\(read)\""))
             let validPage = try FormatCheckers.validate(pageXML, schema: "pagecontent-2019-07-15.xsd")
             #expect(validPage.status == 0, "\(validPage.stderr)")
             // The PDF's document information: the manifest's label as its title, its id, attribution and rights.
@@ -74,8 +79,9 @@ struct IIIFReadingTests {
                              "National Diet Library (CC BY 4.0)", "IIIFRights:", "http://creativecommons.org/licenses/by/4.0/"] {
                 #expect(info.stdout.contains(expected), "\(expected) not in: \(info.stdout)")
             }
-            // The fetched image is not a result: no hidden image file is left.
+            // The fetched image is not a result: no hidden image file is left, nor its address.
             #expect(!FileManager.default.fileExists(atPath: book.appendingPathComponent("." + stem + ".iiif-image").path))
+            #expect(!FileManager.default.fileExists(atPath: book.appendingPathComponent("." + stem + ".iiif-image.source").path))
         }
         // Each canvas: its info.json, then its one image at the largest listed size (the default long side, 3840, fits it).
         let requests = Array(server.requests().dropFirst(before))
@@ -131,6 +137,9 @@ struct IIIFReadingTests {
         let book = out.appendingPathComponent("v2")
         for (index, stem) in Self.stems.enumerated() {
             #expect(try String(contentsOf: book.appendingPathComponent(stem + ".txt"), encoding: .utf8) == reference.texts[index])
+            // Canvas 2, read from the file the killed run fetched, is named by the image's address all the same.
+            let json = try JSONAccess.dict(try JSONSerialization.jsonObject(with: Data(contentsOf: book.appendingPathComponent(stem + ".json"))))
+            #expect(try JSONAccess.dict(json["source"])["path"] as? String == server.base + images[index], "\(stem)")
         }
         let summary = try IIIFServer.check(book.appendingPathComponent("manifest.json"), base: "http://example.org/out/", folder: out)
         #expect(summary["version"] as? Int == 2)
@@ -138,7 +147,7 @@ struct IIIFReadingTests {
         #expect(try canvases.map { try JSONAccess.array(try JSONAccess.dict($0)["lines"]).count } == [5, 6])
     }
 
-    @Test("a server that answers 404, 500, 429, stalls, cuts a body short or sends HTML: one line per canvas naming it and the reason; the other canvas is read")
+    @Test("a server that answers 404, 500, 429, stalls, cuts a body short, sends HTML or an MP4 for an image: one line per canvas naming it and the reason; the other canvas is read")
     func faults() throws {
         let server = try IIIFServer.shared()
         let out = try TestPaths.temporaryDirectory("iiif-faults")
@@ -152,6 +161,7 @@ struct IIIFReadingTests {
             "canvas 2 (404): HTTP 404 (", "canvas 3 (500): HTTP 500 after 3 attempts (", "canvas 4 (429): HTTP 429 (too many requests) after 3 attempts (",
             "canvas 5 (stall): no data for 2 s (the read time limit)", "canvas 6 (short): the body was cut short after 1000 bytes",
             "canvas 7 (html): the server sent HTML (Content-Type text/html), not an image (",
+            "canvas 8 (mp4): the server sent an MP4 or QuickTime file (brand mp42: sound or video) (Content-Type video/mp4), not an image (",
         ]
         #expect(lines.count == expected.count, "\(run.stderr)")
         for (line, start) in zip(lines, expected) { #expect(line.hasPrefix("koten-ocr: \(manifest) \(start)"), "\(line)") }

@@ -4,7 +4,9 @@ import Testing
 /// The IIIF tests' one server (`scripts/iiif-test-server.py` under `.deps/iiif`'s Python): level-0 images made by
 /// the Image API reference implementation from two fixture pages — the horizontal yokogaki page (canvas 1) and the
 /// vertical tategaki page (canvas 2) —, 3.0, 2.1 and faults manifests, on 127.0.0.1 at an ephemeral port. Started
-/// once for every test; it stops when this process ends (its standard input closes) or after 15 minutes.
+/// once for every test; it stops when this process ends (its standard input closes), or after 4 hours should that
+/// never be seen: a bound on an orphan, far beyond any run (a full suite on two busy cores took over 15 minutes, the
+/// bound it had, and the IIIF tests that came after found no server).
 final class IIIFServer: @unchecked Sendable {
     static let python = TestPaths.packageRoot.appendingPathComponent(".deps/iiif/bin/python")
     static let script = TestPaths.packageRoot.appendingPathComponent("scripts/iiif-test-server.py")
@@ -38,7 +40,7 @@ final class IIIFServer: @unchecked Sendable {
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
         process = Process()
         process.executableURL = Self.python
-        process.arguments = [Self.script.path, "--root", images.path, "--log", log.path, "--lifetime", "900"]
+        process.arguments = [Self.script.path, "--root", images.path, "--log", log.path, "--lifetime", "14400"]
             + Self.pages.map { TestPaths.image($0).path }
         input = Pipe()
         let output = Pipe()

@@ -260,12 +260,13 @@ struct ModelDirectoryTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: xdg.appendingPathComponent("koten-ocr/models").path) == ["koten"])
     }
 
-    @Test("without koten models on the search path the CLI says which mode it uses and how to install NDL's (one line)")
+    @Test("without koten models on the search path the CLI says which mode it uses and how to install NDL's (one line, before the summary)")
     func defaultModeNote() throws {
         _ = try TestPaths.ppocrModels()  // ./.deps/models, on the search path of a run from the package root
         let r = try ModeFixtures.cli([TestPaths.image("ndlocr-lite-rs/scaned0.png").path])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = ModeFixtures.stderrLines(r)
-        #expect(lines.count == 1 && lines[0].contains("using mode ppocr") && lines[0].contains("models install --mode"))
+        #expect(lines.count == 2 && lines[0].contains("using mode ppocr") && lines[0].contains("models install --mode")
+                && lines[1].hasPrefix("koten-ocr: 1 page read, in "), "\(r.stderr)")
     }
 }

@@ -35,15 +35,10 @@ final class ServeProcess: @unchecked Sendable {
         process.standardError = (try? FileHandle(forWritingTo: log)) ?? FileHandle.nullDevice
         process.standardInput = stdin
         try process.run()
-        // The one line it prints: `koten-ocr: serving on http://127.0.0.1:PORT/ ...` (or nothing when it fails).
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let range = text.range(of: "127.0.0.1:"), let port = Int(text[range.upperBound...].prefix { $0.isNumber }) else {
+        // The one line it prints: `koten-ocr: serving on http://HOST:PORT/ ...` (or nothing when it fails).
+        let text = firstLine(out)
+        let authority = text.range(of: "serving on http://").map { text[$0.upperBound...].prefix { $0 != "/" } } ?? ""
+        guard let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]) else {
             process.terminate()
             throw ServeTestError(description: "the server did not start: \(text)")
         }
@@ -73,6 +68,52 @@ final class ServeProcess: @unchecked Sendable {
 }
 
 struct ServeTestError: Error, CustomStringConvertible { let description: String }
+
+/// The first line a child writes to `pipe` (all it wrote when it ends before a line).
+func firstLine(_ pipe: Pipe) -> String {
+    var line = Data()
+    while !line.contains(UInt8(ascii: "\n")) {
+        let chunk = pipe.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        line.append(chunk)
+    }
+    return String(decoding: line, as: UTF8.self)
+}
+
+/// `scripts/reverse-proxy.py` as a child process on 127.0.0.1: it serves the server given to `forward(to:)` under
+/// `prefix`, the Host set to the server's (nginx's default); it ends when the test process does (its standard
+/// input is a pipe).
+final class ReverseProxy: @unchecked Sendable {
+    let process = Process()
+    let stdin = Pipe()
+    let port: Int
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    init(prefix: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", TestPaths.packageRoot.appendingPathComponent("scripts/reverse-proxy.py").path, "--prefix", prefix]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = stdin
+        try process.run()
+        let text = firstLine(out)
+        guard let port = Int(text.replacingOccurrences(of: "listening on ", with: "").trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw ServeTestError(description: "the proxy did not start: \(text)")
+        }
+        self.port = port
+    }
+
+    /// Starts passing requests on to `upstream` (`http://127.0.0.1:PORT`).
+    func forward(to upstream: String) throws {
+        try stdin.fileHandleForWriting.write(contentsOf: Data((upstream + "\n").utf8))
+    }
+
+    deinit {
+        try? stdin.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+    }
+}
 
 /// One HTTP exchange made with Debian's curl.
 struct HTTPReply {
@@ -124,4 +165,39 @@ enum ServeFixtures {
     }
 
     private static func pythonString(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "\\'") + "'" }
+}
+
+/// One request written as bytes on a socket to 127.0.0.1:`port` (for what no client sends: a request line past any
+/// argument's length), and the answer read to the connection's end: its status and the bytes after the headers.
+func rawHTTP(port: Int, _ request: Data) throws -> (status: Int, body: Data) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw ServeTestError(description: "no socket") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw ServeTestError(description: "cannot connect to port \(port)") }
+    var sent = 0
+    request.withUnsafeBytes { raw in
+        guard let base = raw.baseAddress else { return }
+        while sent < raw.count {
+            let n = send(fd, base + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
+            if n <= 0 { break }  // the server may answer and close before the whole request is sent
+            sent += n
+        }
+    }
+    var answer = Data(), buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = recv(fd, &buffer, buffer.count, 0)
+        if n <= 0 { break }
+        answer.append(contentsOf: buffer[0..<n])
+    }
+    let text = String(decoding: answer.prefix(64), as: UTF8.self)
+    let status = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    let split = answer.range(of: Data("\r\n\r\n".utf8))
+    return (status, split.map { answer[$0.upperBound...] } ?? Data())
 }

@@ -83,13 +83,18 @@ struct WebAppBrowserTests {
         let notes = folder.appendingPathComponent("notes.txt")   // refused by the server (not an image)
         try Data("a note, not a page\n".utf8).write(to: notes)
 
-        let server = try ServeProcess(work: folder.appendingPathComponent("work"))
+        // Behind a reverse proxy that serves it under a path and sets the Host to the server's own, as nginx does by
+        // default: the page's origin is the proxy's, named to the server by --public-url (docs/serve.md, "The web app").
+        let proxy = try ReverseProxy(prefix: "/ocr/")
+        let server = try ServeProcess(work: folder.appendingPathComponent("work"), ["--public-url", proxy.base + "/ocr/"])
         defer { server.kill9() }
+        try proxy.forward(to: server.base)
+        let app = proxy.base + "/ocr/"
         let artifacts = TestPaths.packageRoot.appendingPathComponent(".build/test-artifacts/serve/webapp")
         try? FileManager.default.removeItem(at: artifacts)
         let script = TestPaths.packageRoot.appendingPathComponent("scripts/webapp-browser.py")
         let run = try runProcess(try FormatCheckers.tool("python3"),
-                                 [script.path, "--url", server.base + "/", "--out", artifacts.path, "--timeout", "240",
+                                 [script.path, "--url", app, "--out", artifacts.path, "--timeout", "240",
                                   "--refused", notes.path, "--remove", "two-pages.pdf", png.path, pdf.path, columns.path])   // one job each
         print("web app screenshots: \(artifacts.path)")
         try #require(run.status == 0, "the driver failed: \(run.stderr.suffix(2000))\n\(server.state)")
@@ -97,7 +102,7 @@ struct WebAppBrowserTests {
 
         // Self-contained: the page and everything it loaded came from the server.
         #expect(report.resources.count >= 3)
-        #expect(report.resources.allSatisfy { $0.hasPrefix(server.base + "/") }, "\(report.resources)")
+        #expect(report.resources.allSatisfy { $0.hasPrefix(app) }, "\(report.resources)")
         // Keyboard and languages.
         #expect(report.focusOrder.last == "drop" && report.focusOrder.count <= 3, "focus order: \(report.focusOrder)")
         #expect(report.dropFocusOutline != "none")

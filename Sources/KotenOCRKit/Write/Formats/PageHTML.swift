@@ -15,7 +15,7 @@ enum PageHTML {
     static func document(_ page: PageResult, image given: ImageSource) throws -> Data {
         let image = page.shownImage(given)
         let (width, height) = (page.source.width, page.source.height)
-        let name = (page.source.path as NSString).lastPathComponent
+        let name = title(page)
         let lines = page.formatLines
         var overlay = "", list = ""
         for line in lines {
@@ -54,7 +54,7 @@ enum PageHTML {
         \(overlay)</figure>
         <aside>
         <h1>\(escape(name))</h1>
-        <p>\(escape(page.mode.rawValue)) · page \(page.source.page) of \(page.source.pageCount) · \(lines.count) lines · \
+        \(sourceLinks(page))        <p>\(escape(page.mode.rawValue)) · page \(page.source.page) of \(page.source.pageCount) · \(lines.count) lines · \
         <mark class="low">marked</mark>: probability below \(FormatNumber.decimal(Double(lowConfidence)))</p>
         <ol id="lines">
         \(list)</ol>
@@ -68,6 +68,27 @@ enum PageHTML {
 
         """
         return Data(html.utf8)
+    }
+
+    /// The page's name: a IIIF canvas's label and its book's (`source.iiif`), else the source's file name (an
+    /// image's path or address, or the name an upload was given), with the page of a multi-page file.
+    static func title(_ page: PageResult) -> String {
+        if let iiif = page.source.iiif, iiif.image != nil {
+            let canvas = iiif.canvasLabel ?? "canvas \(iiif.canvasIndex)"
+            return iiif.label.map { "\(canvas) — \($0)" } ?? canvas
+        }
+        let file = (page.source.path as NSString).lastPathComponent
+        return page.source.pageCount > 1 ? "\(file) (page \(page.source.page))" : file
+    }
+
+    /// For a IIIF canvas, its image's address (`source.path`, the pixels read) and the canvas's id as links, one
+    /// line each, under the title; nothing for a local file.
+    static func sourceLinks(_ page: PageResult) -> String {
+        guard let iiif = page.source.iiif, iiif.image != nil else { return "" }
+        func link(_ what: String, _ address: String) -> String {
+            "\(what) <a class=\"source\" href=\"\(escape(address))\">\(escape(address))</a>"
+        }
+        return "<p class=\"source\">" + link("image", page.source.path) + "<br>" + link("canvas", iiif.canvas) + "</p>\n"
     }
 
     /// Where a line's overlay goes (page pixels): the line's own rectangle, level, centred where the line is, and
@@ -155,6 +176,8 @@ enum PageHTML {
     aside{flex:1 1 20rem;min-width:16rem;max-height:calc(100vh - 2rem);overflow:auto;background:#fff;padding:0 1rem}
     aside h1{font-size:1.1rem;word-break:break-all}
     aside a{color:inherit;text-decoration:none}
+    aside p.source{font-size:.8rem;word-break:break-all}
+    aside a.source{color:#0072b2}
     aside li.v::marker{color:#d55e00}
     aside li.h::marker{color:#0072b2}
     mark.low{background:#ffd54f;color:inherit}

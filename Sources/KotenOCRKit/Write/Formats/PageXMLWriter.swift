@@ -11,24 +11,25 @@ import FoundationXML
 /// character probability); its words (`Word`) and characters (`Glyph`), each with `TextEquiv` `conf`. PAGE
 /// requires `Coords` on words and glyphs, but the recognisers give no character positions: those outlines are
 /// the line's cut evenly along its reading direction (said in `Metadata/Comments`). `Created` and `LastChange`
-/// are the page image's modification time, so the same input gives the same bytes. docs/formats.md, "PAGE".
+/// are when the page was read (`BatchOptions.readingTime`; for a result rendered alone, the page image's
+/// modification time). docs/formats.md, "PAGE".
 enum PageXMLWriter {
     static let namespace = "http://schema.primaresearch.org/PAGE/gts/pagecontent/2019-07-15"
     static let schema = namespace + "/pagecontent.xsd"
 
-    /// `modified`: when the page image last changed (nil: the epoch).
-    static func document(_ page: PageResult, modified: Date?) -> Data {
-        XMLOutput.data { tree(page, modified: modified) }
+    /// `created`: when the page was read (nil: the epoch).
+    static func document(_ page: PageResult, created: Date?) -> Data {
+        XMLOutput.data { tree(page, created: created) }
     }
 
-    private static func tree(_ page: PageResult, modified: Date?) -> XMLElement {
+    private static func tree(_ page: PageResult, created: Date?) -> XMLElement {
         let root = XMLElement("PcGts")
         root.declare("", namespace)
         root.declare("xsi", "http://www.w3.org/2001/XMLSchema-instance")
         root.set("xsi:schemaLocation", "\(namespace) \(schema)")
         let metadata = root.add("Metadata")
         metadata.add("Creator", text: "KotenOCR \(EngineVersion.current) (mode \(page.mode.rawValue))")
-        let date = timestamp(modified ?? Date(timeIntervalSince1970: 0))
+        let date = timestamp(created ?? Date(timeIntervalSince1970: 0))
         metadata.add("Created", text: date)
         metadata.add("LastChange", text: date)
         metadata.add("Comments", text: "Word and Glyph Coords are estimates (each line cut evenly along its reading "

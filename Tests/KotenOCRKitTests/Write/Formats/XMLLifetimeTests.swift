@@ -21,6 +21,7 @@ struct XMLLifetimeTests {
             let out = folder.appendingPathComponent(name)
             var env = ProcessInfo.processInfo.environment
             env["GLIBC_TUNABLES"] = tunables
+            env["SOURCE_DATE_EPOCH"] = "1700000000"  // PAGE's Created the same in both runs
             let run = try runProcess(TestPaths.cli, ["--mode", "ppocr", "--models", try TestPaths.ppocrModels().root.path, "-q",
                                                      "-o", out.path, "-f", "alto,page,hocr", page.path], environment: env)
             let report = run.stderr.range(of: "*** Program crashed").map { String(run.stderr[$0.lowerBound...].prefix(2500)) }

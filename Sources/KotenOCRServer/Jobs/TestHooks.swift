@@ -1,22 +1,6 @@
 import Foundation
 import KotenOCRKit
 
-/// The page a job's batch is reading (its `PageTask.key`) and when it started; the page the watchdog stopped.
-final class StartClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var started = Date()
-    private var key: String?
-    private var stopped: String?
-    func start(_ key: String) { lock.withLock { started = Date(); self.key = key } }
-    func stop() { lock.withLock { key = nil } }
-    var current: String? { lock.withLock { key } }
-    var seconds: Double { lock.withLock { Date().timeIntervalSince(started) } }
-    var timedOut: String? {
-        get { lock.withLock { stopped } }
-        set { lock.withLock { stopped = newValue } }
-    }
-}
-
 /// The server's test hooks (docs/serve.md, "Test hooks"): `KOTEN_OCR_TEST_SERVE_HOLD_AFTER_PAGES=N` stops the job
 /// worker for good once N pages have been read by this process, so a test can `kill -9` it at a known point;
 /// `KOTEN_OCR_TEST_FAIL_FORMAT=FORMAT` makes that format fail on every page of a job, as for the CLI.

@@ -1,9 +1,10 @@
 import Foundation
 import KotenOCRKit
 
-/// The counters `GET /metrics` prints in Prometheus' text format: requests by route and status, page latency
-/// histogram, pages read and failed, refusals by reason; resident memory, its high-water mark, the queue and the
-/// models' states are read when asked.
+/// The counters `GET /metrics` prints in Prometheus' text format: requests by route and status (labels from the
+/// route table and the known methods only: `RequestMetrics`), page latency histogram, pages read and failed,
+/// refusals by reason (`APIError.Code.refusal`); resident memory, its high-water mark, the queue, the models' states
+/// and the jobs are read when asked (`Gauges`).
 final class ServerMetrics: @unchecked Sendable {
     private let lock = NSLock()
     private var requests: [String: Int] = [:]
@@ -34,7 +35,16 @@ final class ServerMetrics: @unchecked Sendable {
         s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
     }
 
-    func text(_ service: OCRService) async -> HTTPResponse {
+    /// What is read when the metrics are asked for.
+    struct Gauges {
+        let queueDepth: Int
+        let queueCapacity: Int
+        let budgetBytes: Int
+        let models: [String: String]
+        let jobs: (queued: Int, running: Int, done: Int)
+    }
+
+    func text(_ gauges: Gauges) -> String {
         var out = ""
         lock.withLock {
             out += "# HELP koten_http_requests_total HTTP requests by route and status.\n# TYPE koten_http_requests_total counter\n"
@@ -42,7 +52,7 @@ final class ServerMetrics: @unchecked Sendable {
                 let parts = key.split(separator: "\t")
                 out += "koten_http_requests_total{route=\"\(Self.label(String(parts[0])))\",status=\"\(parts.count > 1 ? String(parts[1]) : "0")\"} \(requests[key] ?? 0)\n"
             }
-            out += "# HELP koten_refusals_total Requests refused, by reason (upload, type, token, client_rate, queue, memory).\n# TYPE koten_refusals_total counter\n"
+            out += "# HELP koten_refusals_total Requests refused, by reason (upload, type, token, client_rate, queue, zip, memory, manifest, host, origin).\n# TYPE koten_refusals_total counter\n"
             for key in refusals.keys.sorted() { out += "koten_refusals_total{reason=\"\(key)\"} \(refusals[key] ?? 0)\n" }
             out += "# HELP koten_pages_total Pages read.\n# TYPE koten_pages_total counter\nkoten_pages_total \(pages)\n"
             out += "# HELP koten_pages_failed_total Pages that failed.\n# TYPE koten_pages_failed_total counter\nkoten_pages_failed_total \(failed)\n"
@@ -50,17 +60,16 @@ final class ServerMetrics: @unchecked Sendable {
             for (i, bound) in Self.bounds.enumerated() { out += "koten_page_seconds_bucket{le=\"\(bound)\"} \(buckets[i])\n" }
             out += "koten_page_seconds_bucket{le=\"+Inf\"} \(latencyCount)\nkoten_page_seconds_sum \(latencySum)\nkoten_page_seconds_count \(latencyCount)\n"
         }
-        out += "# HELP koten_queue_depth Requests waiting for the engine.\n# TYPE koten_queue_depth gauge\nkoten_queue_depth \(service.admission.depth)\n"
-        out += "# HELP koten_queue_capacity Most requests waiting.\n# TYPE koten_queue_capacity gauge\nkoten_queue_capacity \(service.admission.capacity)\n"
+        out += "# HELP koten_queue_depth Requests waiting for the engine.\n# TYPE koten_queue_depth gauge\nkoten_queue_depth \(gauges.queueDepth)\n"
+        out += "# HELP koten_queue_capacity Most requests waiting.\n# TYPE koten_queue_capacity gauge\nkoten_queue_capacity \(gauges.queueCapacity)\n"
         out += "# HELP koten_resident_bytes Resident memory.\n# TYPE koten_resident_bytes gauge\nkoten_resident_bytes \(ProcessMemory.residentBytes())\n"
         out += "# HELP koten_resident_high_water_bytes Resident memory's high-water mark.\n# TYPE koten_resident_high_water_bytes gauge\nkoten_resident_high_water_bytes \(ProcessMemory.highWaterMarkBytes())\n"
-        out += "# HELP koten_budget_bytes The memory budget.\n# TYPE koten_budget_bytes gauge\nkoten_budget_bytes \(service.engine.store.budgetBytes)\n"
+        out += "# HELP koten_budget_bytes The memory budget.\n# TYPE koten_budget_bytes gauge\nkoten_budget_bytes \(gauges.budgetBytes)\n"
         out += "# HELP koten_model_state Models by state (1 for the current one).\n# TYPE koten_model_state gauge\n"
-        let states = service.engine.store.states()
-        for name in states.keys.sorted() { out += "koten_model_state{model=\"\(Self.label(name))\",state=\"\(states[name]?.rawValue ?? "unloaded")\"} 1\n" }
-        let counts = service.jobs.counts()
+        for name in gauges.models.keys.sorted() { out += "koten_model_state{model=\"\(Self.label(name))\",state=\"\(gauges.models[name] ?? "unloaded")\"} 1\n" }
+        let counts = gauges.jobs
         out += "# HELP koten_jobs Jobs by state.\n# TYPE koten_jobs gauge\n"
         out += "koten_jobs{state=\"queued\"} \(counts.queued)\nkoten_jobs{state=\"running\"} \(counts.running)\nkoten_jobs{state=\"done\"} \(counts.done)\n"
-        return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: .data(Data(out.utf8)))
+        return out
     }
 }

@@ -1,0 +1,113 @@
+import Foundation
+import KotenOCRKit
+
+/// The route table: every route of the server, once, with what the OpenAPI document says of it and its handler.
+/// The router, the metrics' labels and `/openapi.json` are all made from this list; a new route is one entry here
+/// (and its handler). Every GET route answers HEAD too; the wrappers (Host, CORS, origin, token, metrics) are
+/// around every handler, and add their errors to the document.
+extension OCRService {
+    var routes: [Route] {
+        typealias Answer = OperationDoc.Answer
+        let json = "application/json"
+        let job = OpenAPISchemas.ref("Job")
+        let pageTypes: [String: JSON] = [json: OpenAPISchemas.ref("Page"), "text/plain": ["type": "string"],
+                                         "application/xml": ["type": "string"], "text/html": ["type": "string"]]
+        return [
+            Route("GET", "/", .open, OperationDoc(summary: "the web app", answers: [Answer(status: 200, description: "its page", content: ["text/html": ["type": "string"]])])) { _ in
+                Self.text(WebApp.html, type: "text/html; charset=utf-8")
+            },
+            Route("GET", "/app.css", .open, OperationDoc(summary: "the web app's style", answers: [Answer(status: 200, description: "CSS", content: ["text/css": ["type": "string"]])])) { _ in
+                Self.text(WebApp.css, type: "text/css; charset=utf-8")
+            },
+            Route("GET", "/app.js", .open, OperationDoc(summary: "the web app's script", answers: [Answer(status: 200, description: "JavaScript", content: ["text/javascript": ["type": "string"]])])) { _ in
+                Self.text(WebApp.js, type: "text/javascript; charset=utf-8")
+            },
+            Route("GET", "/healthz", .open, OperationDoc(summary: "liveness: the process serves", answers: [
+                Answer(status: 200, description: "{\"status\":\"ok\"}", content: [json: OpenAPISchemas.ref("Health")]),
+            ])) { _ in .json(200, ["status": "ok"]) },
+            Route("GET", "/readyz", .open, OperationDoc(summary: "readiness: the queue is not full (the models were checked within the budget at start-up)", answers: [
+                Answer(status: 200, description: "ready", content: [json: OpenAPISchemas.ref("Ready")]),
+                Answer(status: 503, description: "not ready, with the reasons", content: [json: OpenAPISchemas.ref("Ready")]),
+            ])) { [self] _ in ready() },
+            Route("GET", "/openapi.json", .open, OperationDoc(summary: "this document", answers: [
+                Answer(status: 200, description: "OpenAPI 3.0", content: [json: ["type": "object"]]),
+            ])) { [self] _ in Self.text(openAPI, type: "application/json") },
+            Route("GET", "/metrics", OperationDoc(summary: "Prometheus text", answers: [
+                Answer(status: 200, description: "the counters and gauges (docs/serve.md)", content: ["text/plain": ["type": "string"]]),
+            ])) { [self] _ in metricsText() },
+            Route("GET", "/v1/status", OperationDoc(summary: "version, mode, queue, budget, models, jobs", answers: [
+                Answer(status: 200, description: "the server's status", content: [json: OpenAPISchemas.ref("Status")]),
+            ])) { [self] _ in status() },
+            Route("POST", "/v1/ocr", OperationDoc(
+                summary: "read one page", parameters: engineParameters + [formatParameter(Self.formats)], takesUpload: true,
+                answers: [Answer(status: 200, description: "the page's JSON (docs/json-schema.md) or the format asked for",
+                                 content: pageTypes.merging(["application/pdf": ["type": "string", "format": "binary"]]) { a, _ in a })],
+                errors: [.badOption, .emptyBody, .manyPages, .unsupportedType, .undecodable, .tooManyPixels, .tooManyRequests,
+                         .queueFull, .memory, .pageTimeout])) { [self] in try await ocr($0) },
+            Route("POST", "/v1/jobs", OperationDoc(
+                summary: "a job of images, PDFs, multi-page TIFFs or zips of images, or of a IIIF manifest's canvases",
+                parameters: engineParameters + [OperationDoc.Parameter(
+                    name: "manifest", description: "the http(s) URL of a IIIF Presentation 2.1 or 3.0 manifest (also as a form field): the job reads its canvases, each image fetched just before it is read; no file then",
+                    schema: ["type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"])],
+                takesUpload: true,
+                answers: [Answer(status: 202, description: "the job, queued (its pages: GET its link)", content: [json: OpenAPISchemas.ref("JobAccepted")],
+                                 headers: ["Location": "the job's URL"])],
+                errors: [.badOption, .emptyBody, .unsupportedType, .undecodable, .tooManyPixels, .badZip, .noPages, .badManifest,
+                         .tooManyPages, .tooManyRequests, .queueFull, .memory, .internal])) { [self] in try await submit($0) },
+            Route("GET", "/v1/jobs/{id}", OperationDoc(summary: "the job's state and progress", answers: [
+                Answer(status: 200, description: "the job", content: [json: job]),
+            ], errors: [.notFound])) { [self] in try jobStatus($0) },
+            Route("DELETE", "/v1/jobs/{id}", OperationDoc(summary: "cancel the job and remove it with its files", answers: [
+                Answer(status: 204, description: "removed"),
+            ], errors: [.notFound])) { [self] in try await delete($0) },
+            Route("GET", "/v1/jobs/{id}/events", OperationDoc(summary: "Server-Sent Events: `progress` (the job) at each change, then `end`", answers: [
+                Answer(status: 200, description: "the event stream: each event `progress` or `end`, its data the job (JSON)",
+                       content: ["text/event-stream": OpenAPISchemas.ref("JobEvent")]),
+            ], errors: [.notFound])) { [self] in try events($0) },
+            Route("GET", "/v1/jobs/{id}/pages/{n}", OperationDoc(
+                summary: "a page's result in a format (not pdf: a page's PDF is part of the job's, GET its result)",
+                parameters: [formatParameter(Self.formats.filter { $0 != .pdf })],
+                answers: [Answer(status: 200, description: "the page in the format", content: pageTypes)],
+                errors: [.badOption, .notFound, .pageFailed], conditional: true)) { [self] in try page($0) },
+            Route("GET", "/v1/jobs/{id}/pages/{n}/image", OperationDoc(summary: "the page image as read (upright), JPEG; a IIIF canvas's is the library's", answers: [
+                Answer(status: 200, description: "the upright page", content: ["image/jpeg": ["type": "string", "format": "binary"]]),
+                Answer(status: 303, description: "a canvas's image, at the library", headers: ["Location": "the image's URL"]),
+            ], errors: [.notFound, .pageFailed, .internal], conditional: true)) { [self] in try image($0) },
+            Route("GET", "/v1/jobs/{id}/result", OperationDoc(
+                summary: "the job's result once it is done: pdf (the default) one searchable PDF of every page; another format a zip of the pages' files (0001.json, …)",
+                parameters: [formatParameter(Self.formats)],
+                answers: [Answer(status: 200, description: "application/pdf or application/zip, named after the job (Content-Disposition)",
+                                 content: ["application/pdf": ["type": "string", "format": "binary"], "application/zip": ["type": "string", "format": "binary"]],
+                                 headers: ["Content-Disposition": "attachment; the file name"])],
+                errors: [.badOption, .notFound, .notDone, .internal], conditional: true)) { [self] in try result($0) },
+        ]
+    }
+
+    static func text(_ text: String, type: String) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", type)], body: .data(Data(text.utf8)))
+    }
+
+    private func ready() -> HTTPResponse {
+        var reasons: [String] = []
+        if queue.isFull { reasons.append("the queue is full") }
+        return .json(reasons.isEmpty ? 200 : 503, ["ready": reasons.isEmpty, "reasons": reasons])
+    }
+
+    private func status() -> HTTPResponse {
+        let states = engine.store.states()
+        let counts = store.counts()
+        return .json(200, [
+            "version": KotenOCR.version, "mode": engine.configuration.mode.rawValue,
+            "queue": ["depth": queue.depth, "capacity": queue.capacity],
+            "budgetBytes": engine.store.budgetBytes, "usedBytes": ProcessMemory.residentBytes(),
+            "models": states.keys.sorted().map { ["name": $0, "state": states[$0]?.rawValue ?? "unloaded"] },
+            "jobs": ["queued": counts.queued, "running": counts.running, "done": counts.done],
+        ])
+    }
+
+    private func metricsText() -> HTTPResponse {
+        let gauges = ServerMetrics.Gauges(queueDepth: queue.depth, queueCapacity: queue.capacity, budgetBytes: engine.store.budgetBytes,
+                                          models: engine.store.states().mapValues(\.rawValue), jobs: store.counts())
+        return Self.text(metrics.text(gauges), type: "text/plain; version=0.0.4; charset=utf-8")
+    }
+}

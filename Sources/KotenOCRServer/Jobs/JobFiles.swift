@@ -1,0 +1,120 @@
+import Foundation
+import KotenOCRKit
+
+/// Where a job's files are and what is made of them (docs/serve.md, "Jobs"): each job in `<work>/jobs/<id>/`
+/// (`job.json`, `in/`, `out/`, `failed.json`, `job.pdf`, `done`); the batch reads a job's inputs from one stable
+/// folder, `<work>/run/` (hard links), so results name the same paths whichever job they belong to.
+struct JobFiles: Sendable {
+    let jobs: URL
+    let run: URL
+
+    init(root: URL) {
+        jobs = root.appendingPathComponent("jobs")
+        run = root.appendingPathComponent("run")
+    }
+
+    /// The manifest of a IIIF job, as read when it was posted (`in/manifest.json`).
+    static let manifestFile = "manifest.json"
+
+    func folder(_ id: String) -> URL { jobs.appendingPathComponent(id) }
+
+    /// The batch's task for page `n` of `job`; nil past its pages.
+    func task(_ job: Job, _ n: Int) -> PageTask? {
+        guard n >= 1, n <= job.record.pages.count else { return nil }
+        let page = job.record.pages[n - 1]
+        if let file = page.file {  // a canvas: one page, named as the batch's remote input names it
+            return PageTask(input: BatchInput(path: job.folder.appendingPathComponent("out").appendingPathComponent(file).path,
+                                              relativePath: file), page: 0, pageCount: 1)
+        }
+        let input = job.record.inputs[page.input]
+        return PageTask(input: BatchInput(path: run.appendingPathComponent(input.file).path, relativePath: input.file),
+                        page: page.page, pageCount: input.pageCount)
+    }
+
+    /// Page `n`'s file in `format`, where the batch writes it.
+    func result(_ job: Job, _ n: Int, _ format: ResultFormat) -> URL? {
+        guard let task = task(job, n) else { return nil }
+        return job.folder.appendingPathComponent("out").appendingPathComponent(task.outputFile(format))
+    }
+
+    /// Page `n`'s result JSON as an object, nil when it is not there.
+    func resultJSON(_ job: Job, _ n: Int) -> [String: Any]? {
+        guard let url = result(job, n, .json), let data = try? Data(contentsOf: url) else { return nil }
+        return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    }
+
+    /// The number of lines page `n`'s result has, nil when it has none yet.
+    func lineCount(_ job: Job, _ n: Int) -> Int? {
+        resultJSON(job, n).map { ($0["lines"] as? [Any])?.count ?? 0 }
+    }
+
+    /// The whole job's searchable PDF (`job.pdf`).
+    func pdf(_ job: Job) -> URL { job.folder.appendingPathComponent("job.pdf") }
+
+    /// Writes `job.pdf`: the page files the batch keeps (`BatchOptions.keepsPDFPageFiles`) of the pages read, in
+    /// page order, joined; atomically. None when no page was read.
+    func writePDF(_ job: Job) {
+        let out = job.folder.appendingPathComponent("out")
+        let files = job.record.pages.compactMap { page -> URL? in
+            guard let task = task(job, page.n) else { return nil }
+            let url = out.appendingPathComponent(ResultFormat.pdfPageFileName(pageStem: task.outputStem))
+            return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        }
+        guard !files.isEmpty else { return }
+        try? AtomicFile.write(to: pdf(job)) { handle in
+            try SearchablePDF.write(pageFiles: files, to: handle)
+        }
+    }
+
+    /// The zip of every page's file in `format` (named by page number, `0001.json`), made once for a job that is
+    /// over (`result-<format>.zip`), so that its bytes, and a client's ranges of them, stay the same.
+    func resultZip(_ job: Job, _ format: ResultFormat) throws(JobError) -> URL {
+        let zip = job.folder.appendingPathComponent("result-\(format.rawValue).zip")
+        if FileManager.default.fileExists(atPath: zip.path) { return zip }
+        let out = job.folder.appendingPathComponent("out")
+        var files: [(name: String, file: URL)] = []
+        var seen = Set<String>()
+        for page in job.record.pages {
+            guard let task = task(job, page.n) else { continue }
+            let url = out.appendingPathComponent(task.outputFile(format))
+            let name = String(format: "%04d.%@", page.n, format.fileExtension)
+            if seen.insert(name).inserted, FileManager.default.fileExists(atPath: url.path) { files.append((name, url)) }
+        }
+        let scratch = job.folder.appendingPathComponent(".result-\(RandomID.make()).zip")
+        do {
+            try ZipArchive.write(files, to: scratch)
+            guard rename(scratch.path, zip.path) == 0 else { throw ZipArchive.Refusal(description: "cannot store the result zip") }
+        } catch {
+            try? FileManager.default.removeItem(at: scratch)
+            throw .storage("\(error)")
+        }
+        return zip
+    }
+
+    /// Page `n`'s image as the API gives it.
+    enum PageImage {
+        /// A canvas's image is the library's: its URL.
+        case elsewhere(String)
+        /// The upright page the coordinates are in, as JPEG.
+        case jpeg(Data)
+    }
+
+    /// Page `n`'s image (a page that is done): the upright page, or for a canvas the library's image.
+    func image(_ job: Job, _ n: Int, engine: KotenOCR) throws(JobError) -> PageImage {
+        guard let object = resultJSON(job, n) else { throw .notFound("page \(n) is not done") }
+        let page = job.record.pages[n - 1]
+        if page.file != nil {
+            guard let iiif = (object["source"] as? [String: Any])?["iiif"] as? [String: Any], let image = iiif["image"] as? String,
+                  image.lowercased().hasPrefix("http") else { throw .notFound("page \(n): the canvas names no image") }
+            return .elsewhere(image)
+        }
+        let file = job.folder.appendingPathComponent("in").appendingPathComponent(job.record.inputs[page.input].file)
+        do {
+            let source = try engine.open(file, page: page.page)
+            let rotation = PageRotation(degrees: object["rotation"] as? Int ?? 0) ?? .upright
+            return .jpeg(try source.turnedUpright(from: rotation).encodedDisplay(.jpeg(quality: 90)))
+        } catch {
+            throw .storage("page \(n): \(ErrorText.line(error))")
+        }
+    }
+}
