@@ -15,13 +15,15 @@ PAGES ?=
 ENGINES ?= koten,rapidocr,tesseract
 KOTEN_ARGS ?=
 KOTEN_VARIANTS ?=
+# another koten-ocr build (e.g. main's) beside this one in make quality and make sweep: before/after in one run
+KOTEN_BEFORE ?=
 RAPIDOCR_ARGS ?=
 SHELL := /bin/bash
 # ONNX Runtime's telemetry off in every process a recipe starts (docs/privacy.md): koten-ocr turns it off itself,
 # but the Python peers of the benchmarks load the same ONNX Runtime 1.32 from PyPI, which would call Microsoft's collector.
 export ORT_DISABLE_TELEMETRY := 1
 
-.PHONY: setup build run test test-asan test-tsan fuzz architecture parity bench bench-speed bench-serve bench-corpus standins peers quality install uninstall check-package check-install clean
+.PHONY: setup build run test test-asan test-tsan fuzz architecture parity bench bench-speed bench-serve bench-corpus standins peers quality sweep install uninstall check-package check-install clean
 
 setup:
 	@scripts/setup.sh
@@ -130,7 +132,17 @@ quality: peers
 	$(PEERS_PY) scripts/quality/render_corpus.py $(QUALITY)/corpus
 	$(PEERS_PY) scripts/quality/benchmark.py --corpus $(QUALITY)/corpus --run-dir $(QUALITY)/run \
 	  --pages="$(PAGES)" --engines="$(ENGINES)" --koten-args="$(KOTEN_ARGS)" \
-	  --koten-variant="$(KOTEN_VARIANTS)" --rapidocr-args="$(RAPIDOCR_ARGS)"
+	  --koten-variant="$(KOTEN_VARIANTS)" --rapidocr-args="$(RAPIDOCR_ARGS)" --koten-before="$(KOTEN_BEFORE)"
+
+# The sweep (docs/quality.md, "The sweep"): renders pages that vary one thing at a time (tilt, JPEG, blur, noise,
+# contrast, borders, font size, long side, large page, columns, length, narrow, tategaki, page numbers), reads them
+# with the release CLI and prints CER per family with the worst cases. E.g. make sweep FAMILIES=tilt,narrow
+#   SWEEP_ARGS='--engines koten,tesseract'. Its test subset (Tests/Fixtures/sweep) runs in make test (SweepTests).
+FAMILIES ?=
+SWEEP_ARGS ?=
+sweep: peers
+	$(SWIFT) build $(RELEASE) --product koten-ocr
+	$(PEERS_PY) scripts/quality/sweep.py --families="$(FAMILIES)" --koten-before="$(KOTEN_BEFORE)" $(SWEEP_ARGS)
 
 clean:
 	rm -rf .build

@@ -82,6 +82,8 @@ def parse_args():
                    help="comma-separated: koten, rapidocr, tesseract, plain (default %(default)s)")
     p.add_argument("--koten-bin", default=os.path.join(ROOT, ".build/release/koten-ocr"))
     p.add_argument("--koten-args", default="", help="extra koten-ocr flags for the koten column")
+    p.add_argument("--koten-before", default="", metavar="BIN",
+                   help="another koten-ocr build (e.g. main's) as a koten[before] column beside koten: before/after in one run")
     p.add_argument("--koten-variant", action="append", default=[], metavar="NAME=ARGS[;NAME=ARGS...]",
                    help="more koten-ocr columns, each with its flags (repeatable, or ';'-separated)")
     p.add_argument("--rapidocr-args", default="", help="extra rapidocr_run.py flags, e.g. --param Det.thresh=0.3")
@@ -101,9 +103,12 @@ def columns(args):
             variants = [("koten", args.koten_args)] + [
                 (f"koten[{v.partition('=')[0].strip()}]", v.partition("=")[2])
                 for item in args.koten_variant for v in item.split(";") if v.strip()]
-            for name, extra in variants:
-                cols.append((name, lambda paths, langs, n=name, x=extra: engines.koten(
-                    paths, args.run_dir, n, args.koten_bin, args.models, shlex.split(x))))
+            binaries = [(name, extra, args.koten_bin) for name, extra in variants]
+            if args.koten_before:
+                binaries.append(("koten[before]", args.koten_args, args.koten_before))
+            for name, extra, binary in binaries:
+                cols.append((name, lambda paths, langs, n=name, x=extra, b=binary: engines.koten(
+                    paths, args.run_dir, n, b, args.models, shlex.split(x))))
         elif engine in ("rapidocr", "plain"):
             runner = getattr(engines, engine)
             extra = shlex.split(args.rapidocr_args if engine == "rapidocr" else args.plain_args)

@@ -2,7 +2,7 @@
 "The sweep").
 
     .deps/peers/bin/python scripts/quality/sweep.py [--out .build/sweep] [--families tilt,narrow]
-        [--engines koten,tesseract] [--koten-args='--no-vertical-punctuation'] [--worst 3]
+        [--engines koten,tesseract] [--koten-args='--no-vertical-punctuation'] [--koten-before BIN] [--worst 3]
     .deps/peers/bin/python scripts/quality/sweep.py --fixtures Tests/Fixtures/sweep   (the test subset, below)
 
 Renders every family of sweep_pages.py into OUT/pages (PNG, or JPEG for the JPEG family), reads them all with
@@ -17,6 +17,7 @@ A benchmark: it never fails on a number. Metrics: metrics.py (the same as `make 
 import argparse
 import json
 import os
+import shlex
 import shutil
 import sys
 import time
@@ -62,6 +63,8 @@ def parse_args():
     p.add_argument("--engines", default="koten", help="comma-separated: koten, tesseract (default %(default)s)")
     p.add_argument("--koten-bin", default=os.path.join(ROOT, ".build/release/koten-ocr"))
     p.add_argument("--koten-args", default="", help="extra koten-ocr flags")
+    p.add_argument("--koten-before", default="", metavar="BIN",
+                   help="another koten-ocr build (e.g. main's) read as a koten[before] column: before/after in one run")
     p.add_argument("--models", default=os.path.join(ROOT, ".deps/models"))
     p.add_argument("--worst", type=int, default=3, help="worst pages named per family")
     p.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)), help="Tesseract pages at once")
@@ -132,13 +135,16 @@ def main():
     os.makedirs(run_dir, exist_ok=True)
     paths = [p.path for p in pages]
     names, results = [], {}
-    for engine in [e.strip() for e in args.engines.split(",") if e.strip()]:
+    requested = [e.strip() for e in args.engines.split(",") if e.strip()]
+    if args.koten_before:
+        requested.append("koten[before]")
+    for engine in requested:
         t = time.monotonic()
-        if engine == "koten":
-            if not os.access(args.koten_bin, os.X_OK):
-                sys.exit(f"sweep: {args.koten_bin}: not built (make sweep builds it)")
-            import shlex
-            results[engine] = engines.koten(paths, run_dir, engine, args.koten_bin, args.models, shlex.split(args.koten_args))
+        if engine.startswith("koten"):
+            binary = args.koten_before if engine == "koten[before]" else args.koten_bin
+            if not os.access(binary, os.X_OK):
+                sys.exit(f"sweep: {binary}: not built (make sweep builds it)")
+            results[engine] = engines.koten(paths, run_dir, engine, binary, args.models, shlex.split(args.koten_args))
         elif engine == "tesseract":
             languages = {p.path: "jpn_vert" if p.writing == "vertical" else "jpn" for p in pages}
             results[engine] = engines.tesseract(paths, run_dir, engine, languages, args.jobs)
