@@ -173,6 +173,25 @@ void koten_tensor_cache_set_limit(koten_tensor_cache *c, size_t limit) {
     if (limit == 0) drain(c);
 }
 
+void *koten_tensor_cache_alloc(koten_tensor_cache *c, size_t size) { return cache_alloc(c, size); }
+
+void koten_tensor_cache_free(koten_tensor_cache *c, void *block) { cache_free(c, block); }
+
+void koten_tensor_cache_counts(koten_tensor_cache *c, size_t *live, size_t *kept, size_t *high) {
+    pthread_mutex_lock(&c->lock);
+    *live = c->live;
+    *kept = c->cached;
+    *high = c->high;
+    pthread_mutex_unlock(&c->lock);
+}
+
+void koten_tensor_cache_destroy(koten_tensor_cache *c) {
+    if (!c) return;
+    drain(c);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
+
 void koten_tensor_cache_stats(koten_tensor_cache *c, unsigned long long *maps, unsigned long long *reuses) {
     pthread_mutex_lock(&c->lock);
     *maps = c->maps;
