@@ -88,6 +88,10 @@ struct MemoryBenchmark {
         }
     }
 
+    /// The 12 MP photo's peak with lazy models per mode that a change must not pass (bytes): the peaks of 0145ba9,
+    /// to which issue 34 brought memory back (docs/memory-design.md, "Where the peaks stand").
+    static let lazyPeakBounds: [String: Int] = ["ppocr": 180_000_000, "ndl": 265_000_000, "koten": 258_000_000]
+
     /// Each mode on the photo: lazy vs eager models, and its detector input made naively vs the engine's way; then
     /// each mode's floor, bound and peak, and its stages' memory.
     func perMode(_ common: [String]) throws -> [BenchReport] {
@@ -103,6 +107,12 @@ struct MemoryBenchmark {
             print("| \(mode) | \(Int(lazy.facts["lines"] ?? 0)) | \(String(format: "%.2f s", lazy.seconds)) | \(mb(lazy.peakBytes)) | "
                   + "\(mb(eager.peakBytes)) | \(mb(naive.peakBytes)) | \(mb(engine.peakBytes)) |")
         }
+        let verdicts = runs.map { r -> String in
+            let mode = r.notes.first { $0.hasPrefix("mode ") }.map { String($0.dropFirst(5)) } ?? "?"
+            let bound = Self.lazyPeakBounds[mode] ?? 0
+            return "\(mode) \(mb(r.peakBytes)) ≤ \(mb(bound)): \(r.peakBytes <= bound ? "yes" : "NO")"
+        }
+        print("\nPeak, lazy models, within the 12 MP photo's bounds (0145ba9's peaks, issue 34): \(verdicts.joined(separator: "; ")).")
         print("\n## Floor, bound and peak of each mode (12 MP photo, one page, models loaded lazily)\n")
         print("Floor = runtime baseline + the largest stage (its model's weights + its activations + its input tensors) + the budget's headroom;")
         print("bound = (baseline + largest stage) × 1.1. At the default budget the engine keeps a mode's models once loaded;")

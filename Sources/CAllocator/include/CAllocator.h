@@ -22,13 +22,24 @@ long long koten_release_library_pages(void);
 /// layout (version 18), handing out page-sized blocks as their own mappings and keeping freed ones, newest first,
 /// up to `limit` bytes, to hand a later request the smallest kept block that holds it and is at most a quarter
 /// larger: the same pages, already resident (no unmap, no new faults). Blocks under 128 KiB come from malloc.
+/// What is kept is also bounded by the requests' high-water mark since the bound was last 0: the blocks handed out
+/// and kept together never exceed the most the requests needed at once, so keeping never raises the peak.
 /// `memory_info` is the `OrtMemoryInfo` it reports; it must outlive the cache.
 typedef struct koten_tensor_cache koten_tensor_cache;
 koten_tensor_cache *koten_tensor_cache_create(const void *memory_info, size_t limit);
 /// The cache as an `OrtAllocator *` (for `RegisterAllocator`).
 void *koten_tensor_cache_allocator(koten_tensor_cache *cache);
-/// A new bound (0: keep nothing, and return what is kept).
+/// A new bound (0: keep nothing, return what is kept, and count the requests' high-water mark afresh).
 void koten_tensor_cache_set_limit(koten_tensor_cache *cache, size_t limit);
+/// A block of at least `size` bytes from the cache, as ONNX Runtime's Alloc would get it (NULL if none can be
+/// mapped), and its return, as its Free: for callers and tests outside ONNX Runtime.
+void *koten_tensor_cache_alloc(koten_tensor_cache *cache, size_t size);
+void koten_tensor_cache_free(koten_tensor_cache *cache, void *block);
+/// Bytes of the mapped blocks handed out now, of the blocks kept, and the most the requests needed at once since the
+/// bound was last 0 (the high-water mark that `live + kept` stays within).
+void koten_tensor_cache_counts(koten_tensor_cache *cache, size_t *live, size_t *kept, size_t *high);
+/// Returns what is kept and frees the cache (every block handed out must have been returned).
+void koten_tensor_cache_destroy(koten_tensor_cache *cache);
 /// Mappings made, and requests served from the kept blocks.
 void koten_tensor_cache_stats(koten_tensor_cache *cache, unsigned long long *maps, unsigned long long *reuses);
 #endif

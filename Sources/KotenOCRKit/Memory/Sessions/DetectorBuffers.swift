@@ -9,9 +9,11 @@ import Foundation
 /// detection sessions allocate through the environment's allocator instead (`InferenceEnvironment.tensorCache`, C
 /// `koten_tensor_cache`): a freed block is kept, newest first, up to `limit` bytes, and the next tensor that fits
 /// it (at most a quarter smaller) gets the same pages, already resident. After the run every kept block goes back
-/// to the system and nothing more is kept until the next run, so nothing outlives a run. The bound is what the
-/// run's peak may grow by: `roomyLimit` while memory is not tight, none while it is (`MemoryTightness`: an explicit
-/// budget below the machine's memory, or a pressure release), where every block is unmapped on free as before.
+/// to the system and nothing more is kept until the next run, so nothing outlives a run. What is kept is bounded
+/// twice: by `roomyLimit` while memory is not tight, none while it is (`MemoryTightness`: an explicit budget below the
+/// machine's memory, or a pressure release), where every block is unmapped on free as before; and by the run's own
+/// high-water mark: the blocks handed out and kept together never exceed the most its requests needed at once, so
+/// keeping never raises the run's peak (the bound alone took the 12 MP photo's peak 13–15 MB up in ndl and koten).
 package enum DetectorBuffers {
     /// The bound while memory is not tight: 24 MiB. Measured on the 12 MP photo (docs/performance.md): 16 MiB ran
     /// the detector in 0.23 s, 24 MiB in 0.16 s, 32 MiB in 0.16 s, against 0.42 s without; peaks 194–200 MB.

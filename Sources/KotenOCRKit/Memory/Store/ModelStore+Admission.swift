@@ -43,9 +43,18 @@ extension ModelStore {
     nonisolated var headroomBytes: Int { rule.headroomBytes }
 
     /// Reserves the expected activations of a run of `d` on `inputElements` inputs; returns the reservation
-    /// to pass to `finish`.
+    /// to pass to `finish`. A classification or recognition run also waits, while other runs are in flight, until
+    /// it fits below what its mode's detect stage reaches (`recognitionCeiling`) beside what is resident and reserved: runs of
+    /// one line each, `maxConcurrentInferences` at once, beside a page's crops took the 12 MP photo 30–50 MB past its
+    /// detect stage (docs/memory-design.md, "Recognition stays below detection"). A run with none in flight goes.
     func admit(_ d: ModelDescriptor, inputElements: Int) async throws -> Int {
-        try await reserve(activationEstimate(d, inputElements: inputElements), for: d)
+        let bytes = activationEstimate(d, inputElements: inputElements)
+        if d.stage != .detection, Self.runsWaitBelowDetection, let ceiling = recognitionCeiling(of: d.mode) {
+            while reservedActivationBytes > 0 && meter.residentBytes() + reservedActivationBytes + bytes > ceiling {
+                await withCheckedContinuation { roomWaiters.append($0) }
+            }
+        }
+        return try await reserve(bytes, for: d)
     }
 
     /// Ends a run's reservation and wakes runs waiting for room.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How large a batched run may be (docs/performance.md, "Batched recognition"): the store sizes recognition and
 /// classification batches from the budget and the model's measured activation bytes per input element, so a tight
 /// budget gets small batches (down to one line) and a batch never sets the page's peak.
@@ -28,16 +30,45 @@ extension ModelStore {
         let runs = max(1, runs)
         let resident = meter.residentBytes()
         let room = budgetBytes - resident - reservedActivationBytes - headroomBytes
-        let detectors = registeredModels(of: d.mode).filter { $0.stage == .detection }
-        // The mode's largest detection stage: the process at baseline + its weights, activations and input tensors.
-        let ceiling = detectors.map {
-            baselineBytes + residentEstimate($0) + activationEstimate($0, inputElements: $0.typicalInputElements) + $0.typicalInputElements * 4
-        }.max()
-        let belowCeiling = ceiling.map { $0 - resident - reservedActivationBytes } ?? Int.max
+        let belowCeiling = detectionCeiling(of: d.mode).map { $0 - resident - reservedActivationBytes } ?? Int.max
         let bytes = min(max(0, room), max(0, belowCeiling)) / runs
         let perElement = max(1, Double(activationEstimate(d, inputElements: d.typicalInputElements)) / Double(max(1, d.typicalInputElements)))
         return BatchAllowance(maxElements: Int(Double(bytes) / perElement), maxLines: maximumLines)
     }
+}
+
+extension ModelStore {
+    /// The process at `mode`'s largest detection stage: runtime baseline + the detector's weights, its activations at
+    /// its typical input (measured, else estimated) and its input tensors; nil for a mode without a detector. What the
+    /// later stages of a page stay under: recognition batches are sized below it (`batchAllowance`), a recognition or
+    /// classification run waits below it for the runs in flight (`admit`), and ppocr keeps its decoded page for the
+    /// second look only when it fits below it (`fitsBelowDetection`).
+    func detectionCeiling(of mode: OCRMode) -> Int? {
+        registeredModels(of: mode).filter { $0.stage == .detection }.map {
+            baselineBytes + residentEstimate($0) + activationEstimate($0, inputElements: $0.typicalInputElements) + $0.typicalInputElements * 4
+        }.max()
+    }
+
+    /// What a page's later stages stay under: the higher of `detectionCeiling` and the process's high-water mark
+    /// (`ProcessMemory.highWaterMarkBytes`; on Darwin resident now), i.e. what the detect stage reached once it has run,
+    /// whatever else (the recognisers' weights) is resident beside them; nil for a mode without a detector.
+    func recognitionCeiling(of mode: OCRMode) -> Int? {
+        detectionCeiling(of: mode).map { max($0, ProcessMemory.highWaterMarkBytes()) }
+    }
+
+    /// Whether `bytes` more, held through `mode`'s recognition, fit below its `recognitionCeiling` beside what is
+    /// resident and reserved now and `runs` recognition runs at the recogniser's typical input (true for a mode
+    /// without a detector).
+    package func fitsBelowDetection(_ bytes: Int, mode: OCRMode, runs: Int) -> Bool {
+        guard let ceiling = recognitionCeiling(of: mode) else { return true }
+        let run = registeredModels(of: mode).filter { $0.stage == .recognition }
+            .map { activationEstimate($0, inputElements: $0.typicalInputElements) }.max() ?? 0
+        return meter.residentBytes() + reservedActivationBytes + max(1, runs) * run + bytes <= ceiling
+    }
+
+    /// Whether a classification or recognition run waits below the detection ceiling (`admit`); off with
+    /// `KOTEN_OCR_RECOGNITION_CEILING=0`, for benchmarks (docs/diagnostics.md).
+    static let runsWaitBelowDetection = ProcessInfo.processInfo.environment["KOTEN_OCR_RECOGNITION_CEILING"] != "0"
 }
 
 /// Lines grouped into batched runs: sorted by tensor width, then cut into consecutive groups of one tensor width

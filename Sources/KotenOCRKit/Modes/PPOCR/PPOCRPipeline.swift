@@ -115,6 +115,10 @@ package struct PPOCRPipeline: ModePipeline {
         return result
     }
 
+    /// `KOTEN_OCR_KEEP_PAGE=1` keeps the decoded page for the second look whenever the budget is not tight, `0` never
+    /// (for benchmarks, docs/diagnostics.md); nil when unset.
+    static let keepsPageOverride: Bool? = ProcessInfo.processInfo.environment["KOTEN_OCR_KEEP_PAGE"].map { $0 != "0" }
+
     /// Characters read at `RotationEvidence.confidentAt` or more in the lines not flagged `lowConfidence`.
     static func confidentCharacters(_ lines: [PPOCRReadLine]) -> Int {
         lines.filter { !$0.lowConfidence }.reduce(0) { n, l in
@@ -131,13 +135,15 @@ package struct PPOCRPipeline: ModePipeline {
         // The detect stage's end returns the detector's activations to the system (`StageBoundary`).
         var detected = try await PipelineStage.detect.measure { try await detector.detect(page, store: store) }
         let detections = detected.detections.map { d in Detection(quad: Self.cornersFromTopLeft(d.quad), score: d.score) }
-        // Crops at source resolution. Under a tight budget the full page exists only while they are cut, so the
-        // decode stage's end returns it to the system before recognition and only the line crops remain; when the
-        // budget is not tight it is kept for the second look's crops (which then decode nothing again: the
-        // recognise stage's peak stays under the detect stage's, docs/performance.md "The second look's decode").
+        // Crops at source resolution. The full page is kept for the second look's crops (which then decode nothing
+        // again, docs/performance.md "The second look's decode") only while the budget is not tight and it fits below
+        // the detect stage's peak beside `limit` recognition runs (`ModelStore.fitsBelowDetection`: a 12 MP photo's
+        // 37 MB do not, a scan's few MB do); else the full page exists only while they are cut, so the decode stage's
+        // end returns it to the system before recognition and only the line crops remain.
         var crops: [RGBImage]
         var decoded: RGBImage?
-        let keepsPage = secondLook && !MemoryTightness.isTight  // a store with a tight budget makes it tight
+        let pageFits = await store.fitsBelowDetection(page.width * page.height * 3, mode: mode, runs: limit)
+        let keepsPage = secondLook && !MemoryTightness.isTight && (Self.keepsPageOverride ?? pageFits)
         if detections.isEmpty {
             crops = []
             detected.page = nil
