@@ -116,25 +116,56 @@ extension OCRService {
         }
     }
 
-    /// The job's result: its PDF, or a zip of a format's page files.
+    /// What `GET /v1/jobs/{id}/result?format=…` gives: the job's PDF, its whole text, or a zip of a format's page
+    /// files (docs/serve.md, "API").
+    enum ResultDownload: Equatable {
+        case pdf, text, zip(ResultFormat)
+
+        /// The formats whose page files are zipped.
+        static let zipped: [ResultFormat] = [.json, .txt, .alto, .pageXML, .hocr, .html]
+
+        /// Every value `format` takes: `pdf`, `txt` (the whole text), `<format>-zip` for each zipped format, and
+        /// the zipped formats' bare names but `txt` (a zip, as before `txt` became the whole text).
+        static let names: [String] = ["pdf", "txt"] + zipped.map { "\($0.rawValue)-zip" } + zipped.filter { $0 != .txt }.map(\.rawValue)
+
+        init(_ text: String) throws(APIError) {
+            let name = text.lowercased()
+            switch name {
+            case "pdf": self = .pdf
+            case "txt": self = .text
+            default:
+                let bare = name.hasSuffix("-zip") ? String(name.dropLast(4)) : name
+                guard let format = ResultFormat(rawValue: bare), Self.zipped.contains(format) else {
+                    throw APIError(.badOption, "format must be one of \(Self.names.joined(separator: ", "))")
+                }
+                self = .zip(format)
+            }
+        }
+    }
+
+    /// The job's result: its PDF, its whole text, or a zip of a format's page files.
     func result(_ request: APIRequest) throws -> HTTPResponse {
         let job = try job(request)
-        let format: ResultFormat
-        do { format = try OptionVocabulary.format(among: Self.formats).parse(request.parameters["format"] ?? "pdf") } catch {
-            throw APIError(.badOption, error.description)
-        }
+        let download = try ResultDownload(request.parameters["format"] ?? "pdf")
         guard job.read({ $0.state == .done }) else { throw APIError(.notDone, "the job is not done") }
         let stem = DownloadName.stem(inputName: job.record.inputs.first?.name, manifest: job.record.manifest)
-        if format == .pdf {
+        func named(_ suffix: String) -> [(String, String)] {
+            [("Content-Disposition", DownloadName.contentDisposition("\(stem)\(suffix)", fallback: "\(job.id)\(suffix)"))]
+        }
+        switch download {
+        case .pdf:
             let url = store.files.pdf(job)
             guard FileManager.default.fileExists(atPath: url.path) else { throw APIError(.notFound, "the job has no PDF (no page was read)") }
-            let disposition = DownloadName.contentDisposition("\(stem).pdf", fallback: "\(job.id).pdf")
-            return try Representation.file(url, contentType: "application/pdf", headers: [("Content-Disposition", disposition)], for: request)
+            return try Representation.file(url, contentType: "application/pdf", headers: named(".pdf"), for: request)
+        case .text:
+            let url: URL
+            do { url = try store.files.wholeText(job) } catch { throw APIError(error) }
+            return try Representation.file(url, contentType: Self.contentType(.txt), headers: named(".txt"), for: request)
+        case .zip(let format):
+            let zip: URL
+            do { zip = try store.files.resultZip(job, format) } catch { throw APIError(error) }
+            return try Representation.file(zip, contentType: "application/zip", headers: named("-\(format.rawValue).zip"), for: request)
         }
-        let zip: URL
-        do { zip = try store.files.resultZip(job, format) } catch { throw APIError(error) }
-        let disposition = DownloadName.contentDisposition("\(stem)-\(format.rawValue).zip", fallback: "\(job.id)-\(format.rawValue).zip")
-        return try Representation.file(zip, contentType: "application/zip", headers: [("Content-Disposition", disposition)], for: request)
     }
 }
 

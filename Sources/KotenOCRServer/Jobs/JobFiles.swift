@@ -91,6 +91,25 @@ struct JobFiles: Sendable {
         return zip
     }
 
+    /// The whole job's text (`result-text.txt`, made once for a job that is over): each page's `txt` in page order,
+    /// each followed by a form feed (U+000C), as pdftotext writes a document's pages, so that the n-th page is the
+    /// text before the n-th form feed; a page that failed is empty (its form feed kept, the numbering with it).
+    func wholeText(_ job: Job) throws(JobError) -> URL {
+        let url = job.folder.appendingPathComponent("result-text.txt")
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        do {
+            try AtomicFile.write(to: url) { handle in
+                for page in job.record.pages {
+                    if let file = result(job, page.n, .txt), let text = try? Data(contentsOf: file) { try handle.write(contentsOf: text) }
+                    try handle.write(contentsOf: Data([0x0C]))
+                }
+            }
+        } catch {
+            throw .storage("cannot store the job's text: \(ErrorText.line(error))")
+        }
+        return url
+    }
+
     /// Page `n`'s image as the API gives it.
     enum PageImage {
         /// A canvas's image is the library's: its URL.

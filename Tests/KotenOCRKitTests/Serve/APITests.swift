@@ -103,6 +103,19 @@ struct APITests {
         try zipped.body.write(to: zipFile)
         let listing = try runProcess(URL(fileURLWithPath: "/usr/bin/unzip"), ["-l", zipFile.path])
         #expect(listing.stdout.contains("0001.json") && listing.stdout.contains("0005.json"), "\(listing.stdout)")
+        // The whole text: each page's txt followed by a form feed, as pdftotext writes; the pages' zip is txt-zip.
+        let whole = try await api.call("GET", "/v1/jobs/\(id)/result?format=txt")
+        #expect(whole.status == 200 && whole.header("Content-Type") == "text/plain; charset=utf-8")
+        #expect(whole.header("Content-Disposition")?.contains("filename=\"lines-3.txt\"") == true)
+        var texts: [String] = []
+        for n in 1...5 { texts.append(try await api.call("GET", "/v1/jobs/\(id)/pages/\(n)?format=txt").text) }
+        #expect(whole.text == texts.map { $0 + "\u{0C}" }.joined() && whole.text.contains("目的"), "\(whole.text)")
+        #expect(whole.text.split(separator: "\u{0C}", omittingEmptySubsequences: false).count == 6)
+        let txtZip = try await api.call("GET", "/v1/jobs/\(id)/result?format=txt-zip")
+        #expect(txtZip.status == 200 && txtZip.header("Content-Type") == "application/zip" && txtZip.body.starts(with: [0x50, 0x4B]))
+        #expect(txtZip.header("Content-Disposition")?.contains("filename=\"lines-3-txt.zip\"") == true)
+        #expect(try await api.call("GET", "/v1/jobs/\(id)/result?format=alto-zip").body == api.call("GET", "/v1/jobs/\(id)/result?format=alto").body)
+        #expect(try await api.call("GET", "/v1/jobs/\(id)/result?format=tei").error == "bad_option")
         #expect(try await api.call("DELETE", "/v1/jobs/\(id)").status == 204)
         #expect(try await api.call("GET", "/v1/jobs/\(id)").status == 404)
         #expect(!FileManager.default.fileExists(atPath: api.work.appendingPathComponent("jobs/\(id)/job.json").path))
