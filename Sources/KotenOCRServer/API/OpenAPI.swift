@@ -154,9 +154,10 @@ enum OpenAPI {
         var components: [String: JSON] = [
             "schemas": OpenAPISchemas.all,
             "requestBodies": ["Upload": [
-                "description": "the page or pages: the file as the body (its Content-Type an image's, application/pdf, application/zip or application/octet-stream), or multipart/form-data with one `file` field per file (and the options as form fields)",
+                "description": "the page or pages: the file as the body (its Content-Type an image's, application/pdf, application/zip or application/octet-stream), or multipart/form-data with one `file` field per file (and the options as form fields); a job of a IIIF manifest: its `manifest` field, in multipart/form-data or application/x-www-form-urlencoded",
                 "content": [
                     "multipart/form-data": ["schema": ["type": "object", "properties": ["file": ["type": "string", "format": "binary"]]]],
+                    "application/x-www-form-urlencoded": ["schema": ["type": "object", "properties": ["manifest": ["type": "string"]]]],
                     "image/*": ["schema": ["type": "string", "format": "binary"]],
                     "application/pdf": ["schema": ["type": "string", "format": "binary"]],
                     "application/zip": ["schema": ["type": "string", "format": "binary"]],

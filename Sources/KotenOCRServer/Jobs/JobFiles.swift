@@ -18,6 +18,18 @@ struct JobFiles: Sendable {
 
     func folder(_ id: String) -> URL { jobs.appendingPathComponent(id) }
 
+    /// The batch's inputs of an upload job (none for a IIIF job's): each stored upload as the batch reads it,
+    /// from `run/`, named in the results as its client named it (`BatchInput.sourceName`: ALTO `fileName`, PAGE
+    /// `imageFilename`, JSON `source.path`, the html title), never by a server path.
+    func uploadInputs(_ job: Job) -> [BatchInput] {
+        guard job.record.manifest == nil else { return [] }
+        return job.record.inputs.map { input in
+            var batch = BatchInput(path: run.appendingPathComponent(input.file).path, relativePath: input.file)
+            batch.sourceName = input.name
+            return batch
+        }
+    }
+
     /// The batch's task for page `n` of `job`; nil past its pages.
     func task(_ job: Job, _ n: Int) -> PageTask? {
         guard n >= 1, n <= job.record.pages.count else { return nil }

@@ -113,6 +113,8 @@ final class JobWorker: @unchecked Sendable {
         options.keepsPDFPageFiles = true
         options.ruby = ResultFormat.RubyStyle(rawValue: job.record.ruby) ?? .drop
         options.pdfGuard = pdfGuard
+        // PAGE XML's `Created`: the job's time, the same for every page and after a restart.
+        if let created = job.record.created { options.readingTime = .fixed(created) }
         let numbers = Dictionary(job.record.pages.compactMap { page in files.task(job, page.n).map { ($0.key, page.n) } },
                                  uniquingKeysWith: { first, _ in first })
         // Pages that ran past the time limit (in this run or one before a restart) are not read again.
@@ -122,8 +124,7 @@ final class JobWorker: @unchecked Sendable {
         while !Task.isCancelled {
             let plan: BatchPlan
             do {
-                let inputs = job.record.manifest != nil ? [] : job.record.inputs.map { FileSystemPath(files.run.appendingPathComponent($0.file).path) }
-                plan = try BatchPlan.prepare(files: inputs, remote: remote, options: options).skipping(skipped)
+                plan = try BatchPlan.prepare(files: [], inputs: files.uploadInputs(job), remote: remote, options: options).skipping(skipped)
             } catch {
                 fail(job, ErrorText.line(error))
                 return

@@ -87,6 +87,21 @@ struct APITests {
         #expect(pages.allSatisfy { $0["state"] as? String == "done" })
         let text = try await api.call("GET", "/v1/jobs/\(id)/pages/4?format=txt")
         #expect(text.status == 200 && text.text.contains("目的"))
+        // Each format names the client's file (and page), never the server's copy of it.
+        let source = (try await api.call("GET", "/v1/jobs/\(id)/pages/4").json["source"] as? [String: Any]) ?? [:]
+        #expect(source["path"] as? String == "pages.zip/a/first.png", "\(source)")
+        let second = (try await api.call("GET", "/v1/jobs/\(id)/pages/2").json["source"] as? [String: Any]) ?? [:]
+        #expect(second["path"] as? String == "lines-3.tif" && second["page"] as? Int == 2, "\(second)")
+        #expect(try await api.call("GET", "/v1/jobs/\(id)/pages/4?format=alto").text.contains("<fileName>pages.zip/a/first.png</fileName>"))
+        #expect(try await api.call("GET", "/v1/jobs/\(id)/pages/4?format=page").text.contains("imageFilename=\"pages.zip/a/first.png\""))
+        #expect(try await api.call("GET", "/v1/jobs/\(id)/pages/4?format=hocr").text.contains("pages.zip/a/first.png"))
+        #expect(try await api.call("GET", "/v1/jobs/\(id)/pages/2?format=html").text.contains("<title>lines-3.tif (page 2)"))
+        for n in 1...5 {
+            for format in ["json", "alto", "page", "hocr", "html"] {
+                let body = try await api.call("GET", "/v1/jobs/\(id)/pages/\(n)?format=\(format)").text
+                #expect(!body.contains(api.work.path) && !body.contains("/run/"), "page \(n) \(format) names a server path")
+            }
+        }
         let image = try await api.call("GET", "/v1/jobs/\(id)/pages/4/image")
         #expect(image.header("Content-Type") == "image/jpeg" && image.body.starts(with: [0xFF, 0xD8, 0xFF]))
         #expect(try await api.call("GET", "/v1/jobs/\(id)/pages/6").status == 404)
