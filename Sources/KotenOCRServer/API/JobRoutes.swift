@@ -28,14 +28,14 @@ extension OCRService {
     }
 
     /// The job of the request's path; `not_found` when there is none.
-    private func job(_ request: APIRequest) throws(APIError) -> Job {
+    func job(_ request: APIRequest) throws(APIError) -> Job {
         guard let job = store.job(request.id) else { throw APIError(.notFound, "no such job") }
         return job
     }
 
     /// Page `n` of `job` when it is done; else `page_failed` with its reason, or `not_found` (no such page, or
     /// not done yet).
-    private func donePage(_ job: Job, _ n: Int) throws(APIError) {
+    func donePage(_ job: Job, _ n: Int) throws(APIError) {
         guard n >= 1, n <= job.record.pages.count else { throw APIError(.notFound, "no such page: the job has \(job.record.pages.count)") }
         let page = job.read { $0.pages[n - 1] }
         switch page.state {
@@ -45,8 +45,11 @@ extension OCRService {
         }
     }
 
-    func jobStatus(_ request: APIRequest) throws -> HTTPResponse {
-        .json(200, JobJSON.status(try job(request), linkPrefix: linkPrefix))
+    func jobStatus(_ request: APIRequest) async throws -> HTTPResponse {
+        let job = try job(request)
+        var status = JobJSON.status(job, linkPrefix: linkPrefix)
+        status["proofreading"] = await proofreadingFigures(job.id)
+        return .json(200, status)
     }
 
     func delete(_ request: APIRequest) async throws -> HTTPResponse {

@@ -148,4 +148,27 @@ struct JobFiles: Sendable {
             throw .storage("page \(n): \(ErrorText.line(error))")
         }
     }
+
+    /// The region `x, y, width, height` (upright page pixels) of page `n` with `margin` pixels around it (within
+    /// the page), as an image the engine reads (a page that is done; a canvas's image is the library's: refused).
+    func region(_ job: Job, _ n: Int, x: Int, y: Int, width: Int, height: Int, margin: Int,
+                engine: KotenOCR) throws(JobError) -> ImageSource {
+        guard let object = resultJSON(job, n) else { throw .notFound("page \(n) is not done") }
+        let page = job.record.pages[n - 1]
+        guard page.file == nil else {
+            throw .badOption("page \(n) is a IIIF canvas: its image is the library's, and a region of it cannot be read here")
+        }
+        let file = job.folder.appendingPathComponent("in").appendingPathComponent(job.record.inputs[page.input].file)
+        do {
+            let rotation = PageRotation(degrees: object["rotation"] as? Int ?? 0) ?? .upright
+            let upright = try engine.open(file, page: page.page).turnedUpright(from: rotation).decode()
+            let crop = upright.cropped(x: x - margin, y: y - margin, width: width + 2 * margin, height: height + 2 * margin)
+            return try crop.pixels.withUnsafeBytes { bytes in
+                try ImageSource(pixels: bytes, width: crop.width, height: crop.height, bytesPerRow: crop.width * 3, format: .rgb8,
+                                name: "page \(n) region")
+            }
+        } catch {
+            throw .storage("page \(n): \(ErrorText.line(error))")
+        }
+    }
 }
