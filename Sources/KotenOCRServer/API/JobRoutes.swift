@@ -66,7 +66,7 @@ extension OCRService {
     }
 
     /// A page's result in a format (not pdf).
-    func page(_ request: APIRequest) throws -> HTTPResponse {
+    func page(_ request: APIRequest) async throws -> HTTPResponse {
         let job = try job(request), n = request.page
         let text = request.parameters["format"] ?? "json"
         if text.lowercased() == ResultFormat.pdf.rawValue {
@@ -79,7 +79,18 @@ extension OCRService {
         }
         try donePage(job, n)
         guard let url = store.files.result(job, n, format) else { throw APIError(.notFound, "no such page") }
-        return try Representation.file(url, contentType: Self.contentType(format), for: request)
+        guard let (fixes, revision) = try await pageCorrections(job, n, request) else {
+            return try Representation.file(url, contentType: Self.contentType(format), for: request)
+        }
+        // Corrected: made from the result and its corrections; its validator the page's revision.
+        let data: Data
+        do { data = try store.files.render(job, n, format, fixes, engine: engine) } catch let error as JobError { throw APIError(error) }
+        let (made, _) = try Representation.of(file: url, contentType: Self.contentType(format))
+        let representation = Representation(etag: "\"\(made.etag.dropFirst().dropLast())-r\(revision)\"", lastModified: Date(),
+                                            contentType: Self.contentType(format))
+        return try representation.answer(request, size: { Int64(data.count) }) { offset, length in
+            .data(data.subdata(in: Int(offset)..<Int(offset + length)))
+        }
     }
 
     /// A page's image: the upright page as JPEG (its validators from the input's and the result's files, so a 304
@@ -147,7 +158,7 @@ extension OCRService {
     }
 
     /// The job's result: its PDF, its whole text, or a zip of a format's page files.
-    func result(_ request: APIRequest) throws -> HTTPResponse {
+    func result(_ request: APIRequest) async throws -> HTTPResponse {
         let job = try job(request)
         let download = try ResultDownload(request.parameters["format"] ?? "pdf")
         guard job.read({ $0.state == .done }) else { throw APIError(.notDone, "the job is not done") }
@@ -155,18 +166,20 @@ extension OCRService {
         func named(_ suffix: String) -> [(String, String)] {
             [("Content-Disposition", DownloadName.contentDisposition("\(stem)\(suffix)", fallback: "\(job.id)\(suffix)"))]
         }
+        let corrections = try await jobCorrections(job, request)
         switch download {
         case .pdf:
-            let url = store.files.pdf(job)
-            guard FileManager.default.fileExists(atPath: url.path) else { throw APIError(.notFound, "the job has no PDF (no page was read)") }
+            let made: URL?
+            do { made = try store.files.correctedPDF(job, corrections) } catch { throw APIError(error) }
+            guard let url = made else { throw APIError(.notFound, "the job has no PDF (no page was read)") }
             return try Representation.file(url, contentType: "application/pdf", headers: named(".pdf"), for: request)
         case .text:
             let url: URL
-            do { url = try store.files.wholeText(job) } catch { throw APIError(error) }
+            do { url = try store.files.wholeText(job, corrections: corrections, engine: engine) } catch { throw APIError(error) }
             return try Representation.file(url, contentType: Self.contentType(.txt), headers: named(".txt"), for: request)
         case .zip(let format):
             let zip: URL
-            do { zip = try store.files.resultZip(job, format) } catch { throw APIError(error) }
+            do { zip = try store.files.resultZip(job, format, corrections: corrections, engine: engine) } catch { throw APIError(error) }
             return try Representation.file(zip, contentType: "application/zip", headers: named("-\(format.rawValue).zip"), for: request)
         }
     }

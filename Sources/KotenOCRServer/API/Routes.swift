@@ -68,10 +68,10 @@ extension OCRService {
             ], errors: [.notFound])) { [self] in try events($0) },
             Route("GET", "/v1/jobs/{id}/pages/{n}", OperationDoc(
                 summary: "a page's result in a format (not pdf: a page's PDF is part of the job's, GET its result); in JSON (the default) with its correction layer, its ETag the page's revision",
-                parameters: [formatParameter(Self.formats.filter { $0 != .pdf })],
+                parameters: [formatParameter(Self.formats.filter { $0 != .pdf }), Self.textParameter],
                 answers: [Answer(status: 200, description: "the page in the format", content: pageTypes.merging([json: OpenAPISchemas.ref("ProofreadPage")]) { _, b in b })],
                 errors: [.badOption, .notFound, .pageFailed, .internal], conditional: true)) { [self] request in
-                (request.parameters["format"] ?? "json").lowercased() == "json" ? try await proofreadPage(request) : try page(request)
+                (request.parameters["format"] ?? "json").lowercased() == "json" ? try await proofreadPage(request) : try await page(request)
             },
             Route("PATCH", "/v1/jobs/{id}/pages/{n}", OperationDoc(
                 summary: "correct a page: line texts, lines marked as not text, its state; only if If-Match is its ETag (docs/serve.md, \"Proofreading\")",
@@ -108,12 +108,13 @@ extension OCRService {
             Route("GET", "/v1/jobs/{id}/result", OperationDoc(
                 summary: "the job's result once it is done: pdf (the default) one searchable PDF of every page; txt the whole text, each page followed by a form feed (U+000C); <format>-zip (or json, alto, page, hocr, html) a zip of the pages' files (0001.json, …)",
                 parameters: [OperationDoc.Parameter(name: "format", description: "pdf, txt (the whole text) or a zip of the pages' files (docs/serve.md)",
-                                                    schema: ["type": "string", "enum": .strings(ResultDownload.names)])],
+                                                    schema: ["type": "string", "enum": .strings(ResultDownload.names)]),
+                             Self.textParameter],
                 answers: [Answer(status: 200, description: "application/pdf, text/plain or application/zip, named after the job (Content-Disposition)",
                                  content: ["application/pdf": ["type": "string", "format": "binary"], "application/zip": ["type": "string", "format": "binary"],
                                            "text/plain": ["type": "string"]],
                                  headers: ["Content-Disposition": "attachment; the file name"])],
-                errors: [.badOption, .notFound, .notDone, .internal], conditional: true)) { [self] in try result($0) },
+                errors: [.badOption, .notFound, .notDone, .internal], conditional: true)) { [self] in try await result($0) },
         ]
     }
 

@@ -79,22 +79,37 @@ struct JobFiles: Sendable {
     }
 
     /// The zip of every page's file in `format` (named by page number, `0001.json`), made once for a job that is
-    /// over (`result-<format>.zip`), so that its bytes, and a client's ranges of them, stay the same.
-    func resultZip(_ job: Job, _ format: ResultFormat) throws(JobError) -> URL {
-        let zip = job.folder.appendingPathComponent("result-\(format.rawValue).zip")
+    /// over (`result-<format>.zip`), so that its bytes, and a client's ranges of them, stay the same. Corrected pages
+    /// (`corrections`) are made with their corrections, into `result-<format>-<version>.zip`.
+    func resultZip(_ job: Job, _ format: ResultFormat, corrections: JobCorrections = JobCorrections(),
+                   engine: KotenOCR? = nil) throws(JobError) -> URL {
+        let zip = job.folder.appendingPathComponent("result-\(format.rawValue)\(corrections.suffix).zip")
         if FileManager.default.fileExists(atPath: zip.path) { return zip }
         let out = job.folder.appendingPathComponent("out")
+        let made = job.folder.appendingPathComponent(".made-\(RandomID.make())")
+        defer { try? FileManager.default.removeItem(at: made) }
         var files: [(name: String, file: URL)] = []
         var seen = Set<String>()
-        for page in job.record.pages {
-            guard let task = task(job, page.n) else { continue }
-            let url = out.appendingPathComponent(task.outputFile(format))
-            let name = String(format: "%04d.%@", page.n, format.fileExtension)
-            if seen.insert(name).inserted, FileManager.default.fileExists(atPath: url.path) { files.append((name, url)) }
-        }
         let scratch = job.folder.appendingPathComponent(".result-\(RandomID.make()).zip")
         do {
+            for page in job.record.pages {
+                guard let task = task(job, page.n) else { continue }
+                let name = String(format: "%04d.%@", page.n, format.fileExtension)
+                guard seen.insert(name).inserted else { continue }
+                if let fixes = corrections.pages[page.n], let engine {
+                    try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+                    let file = made.appendingPathComponent(name)
+                    do { try render(job, page.n, format, fixes, engine: engine).write(to: file) } catch JobError.notFound {
+                        continue  // a IIIF canvas's html: not made again (the library's image is not kept)
+                    }
+                    files.append((name, file))
+                    continue
+                }
+                let url = out.appendingPathComponent(task.outputFile(format))
+                if FileManager.default.fileExists(atPath: url.path) { files.append((name, url)) }
+            }
             try ZipArchive.write(files, to: scratch)
+            if !corrections.version.isEmpty { removeDerived(job, prefix: "result-\(format.rawValue)-c", keeping: zip) }
             guard rename(scratch.path, zip.path) == 0 else { throw ZipArchive.Refusal(description: "cannot store the result zip") }
         } catch {
             try? FileManager.default.removeItem(at: scratch)
@@ -103,16 +118,24 @@ struct JobFiles: Sendable {
         return zip
     }
 
-    /// The whole job's text (`result-text.txt`, made once for a job that is over): each page's `txt` in page order,
-    /// each followed by a form feed (U+000C), as pdftotext writes a document's pages, so that the n-th page is the
-    /// text before the n-th form feed; a page that failed is empty (its form feed kept, the numbering with it).
-    func wholeText(_ job: Job) throws(JobError) -> URL {
-        let url = job.folder.appendingPathComponent("result-text.txt")
+    /// The whole job's text (`result-text.txt`, made once for a job that is over; with corrections
+    /// `result-text-<version>.txt`): each page's `txt` in page order, each followed by a form feed (U+000C), as
+    /// pdftotext writes a document's pages, so that the n-th page is the text before the n-th form feed; a page that
+    /// failed is empty (its form feed kept, the numbering with it).
+    func wholeText(_ job: Job, corrections: JobCorrections = JobCorrections(), engine: KotenOCR? = nil) throws(JobError) -> URL {
+        let url = job.folder.appendingPathComponent("result-text\(corrections.suffix).txt")
         if FileManager.default.fileExists(atPath: url.path) { return url }
         do {
+            if !corrections.version.isEmpty { removeDerived(job, prefix: "result-text-c", keeping: url) }
             try AtomicFile.write(to: url) { handle in
                 for page in job.record.pages {
-                    if let file = result(job, page.n, .txt), let text = try? Data(contentsOf: file) { try handle.write(contentsOf: text) }
+                    let text: Data?
+                    if let fixes = corrections.pages[page.n], let engine {
+                        text = try render(job, page.n, .txt, fixes, engine: engine)
+                    } else {
+                        text = result(job, page.n, .txt).flatMap { try? Data(contentsOf: $0) }
+                    }
+                    if let text { try handle.write(contentsOf: text) }
                     try handle.write(contentsOf: Data([0x0C]))
                 }
             }
