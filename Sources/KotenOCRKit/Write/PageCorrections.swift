@@ -7,7 +7,7 @@ import Foundation
 /// page every writer then writes, so that the writers stay the only writers of each format; the engine's text of
 /// a corrected line is kept as `TextLine.modelText`, which the formats with room for two readings also write
 /// (PAGE a second `TextEquiv`, ALTO an `ALTERNATIVE`, JSON `modelText`).
-public struct PageCorrections: Sendable, Equatable {
+package struct PageCorrections: Sendable, Equatable {
     /// One line of the corrected page.
     public enum Line: Sendable, Equatable {
         /// Line `index` of the engine's reading (0-based among `PageResult.textLines`, reading order) with its
@@ -48,7 +48,7 @@ public struct PageCorrections: Sendable, Equatable {
 }
 
 /// A page's corrections name a line the page does not have.
-public struct PageCorrectionsError: Error, Equatable, CustomStringConvertible {
+package struct PageCorrectionsError: Error, Equatable, CustomStringConvertible {
     /// The index named, and how many text lines the page has.
     public let index: Int
     public let lineCount: Int
@@ -66,7 +66,7 @@ extension PageResult {
     /// `lowConfidence` stay after the others, as the JSON lists them. The reference tree of the `ndl` and `koten`
     /// modes (the engine's text) is dropped when anything changed, so that no format writes the engine's text for a
     /// corrected page. Throws `PageCorrectionsError` when a line's index is past the page's text lines.
-    public func applying(_ corrections: PageCorrections) throws -> PageResult {
+    package func applying(_ corrections: PageCorrections) throws -> PageResult {
         let text = textLines
         var page = self
         // Each line of the corrected page with the engine's readingOrder it came from (nil: added).
