@@ -55,7 +55,7 @@ let package = Package(
         .systemLibrary(name: "CLibZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .target(
             name: "KotenOCRServer",
-            dependencies: ["KotenOCRKit", "KotenOCRIIIF", "CMicroHTTPDShim", "CLibZip"],
+            dependencies: ["KotenOCRKit", "KotenOCRIIIF", "KotenOCRCorpus", "CMicroHTTPDShim", "CLibZip"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The corpus wing (docs/corpus.md): the engine's readings, the users' corrections with their history, and

@@ -140,7 +140,8 @@ def dependencies(files, room=None, base=LIB):
     for p, text in files.items():
         a = room(p)
         code = code_only(text)
-        for word in set(re.findall(r"\b[A-Z][A-Za-z0-9_]*\b", code)):
+        # A name qualified by another module (`KotenOCRCorpus.PageState`) is that module's, not a room's.
+        for word in set(re.findall(r"(?<!KotenOCRCorpus\.)\b[A-Z][A-Za-z0-9_]*\b", code)):
             b = decls.get(word)
             if b and b != a:
                 edges[a][b].add((word, os.path.relpath(p, base)))
@@ -329,9 +330,10 @@ SERVER_MAY_USE = {
     "(root)": set(),
     "HTTP": {"(root)"},
     "Limits": set(),
-    "Jobs": {"Limits", "(root)"},
+    "Jobs": {"Limits", "Corpus", "(root)"},
+    "Corpus": set(),
     "WebApp": set(),
-    "API": {"HTTP", "Jobs", "Limits", "WebApp", "(root)"},
+    "API": {"HTTP", "Jobs", "Limits", "Corpus", "WebApp", "(root)"},
 }
 # The HTTP request and response types: named only by HTTP/ (which declares them) and API/.
 HTTP_TYPES = ("HTTPRequest", "HTTPResponse", "HTTPUpload", "HTTPRefusal", "HTTPHandler")
@@ -344,11 +346,14 @@ SEAMS = {
     "CCurlShim": {"Sources/KotenOCRIIIF/HTTPClient.swift"},
     "CCurl": set(),
 }
+# The server rooms that may import the corpus wing: Corpus/ holds the one CorpusStore and makes every call on it; API/
+# names its page, edit and search types in answers.
+CORPUS_ROOMS = {"Corpus", "API"}
 # Which target may import which of this package's others.
 TARGET_MAY_IMPORT = {
     "KotenOCRKit": set(),
     "KotenOCRIIIF": {"KotenOCRKit"},
-    "KotenOCRServer": {"KotenOCRKit", "KotenOCRIIIF"},
+    "KotenOCRServer": {"KotenOCRKit", "KotenOCRIIIF", "KotenOCRCorpus"},
 }
 
 
@@ -394,6 +399,8 @@ def wings():
             for module in re.findall(r"^(?:@testable\s+)?import\s+(\w+)", text, flags=re.M):
                 where = os.path.relpath(p, ROOT)
                 imports[module].add(where)
+                if target == "KotenOCRServer" and module == "KotenOCRCorpus" and server_room(p) not in CORPUS_ROOMS:
+                    problems.append(f"{where} imports KotenOCRCorpus: only the server's {', '.join(sorted(CORPUS_ROOMS))} rooms may")
                 if module in TARGET_MAY_IMPORT and module != target and module not in TARGET_MAY_IMPORT[target]:
                     problems.append(f"{where} imports {module}: {target} may import only {', '.join(sorted(TARGET_MAY_IMPORT[target])) or 'none of them'}")
     for module, allowed in SEAMS.items():

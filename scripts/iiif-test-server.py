@@ -16,6 +16,7 @@ page given, served with the standard library's http.server on an ephemeral port.
   /shapes3/manifest.json Presentation 3.0 shaped as IIIF cookbook recipes: a page stored sideways turned by an
                          ImageApiSelector (recipe 0040), the right page of a static two-page spread by a FragmentSelector,
                          then canvases painted by a video (0003), sound (0002) and a PDF, which must never be fetched
+  /av/manifest.json      shapes3's video, sound and PDF canvases alone: a manifest with no image to read
 
 Besides the level-0 files, a dynamic Image API answers through the reference implementation's request parser and
 its PIL manipulator (iiif.request, iiif.manipulator_pil): /img1/<id>/… speaks Image API 1.1 (level 2: it refuses
@@ -195,6 +196,8 @@ def main():
         "/v3/manifest.json": v3, "/v2/manifest.json": v2,
         "/faults/manifest.json": dict(v3, id=base + "/faults/manifest.json", items=fault_canvases),
         "/shapes2/manifest.json": shapes2, "/shapes3/manifest.json": shapes3,
+        # shapes3's canvases that paint no image (video, sound, a PDF): a book with nothing to read.
+        "/av/manifest.json": dict(shapes3, id=base + "/av/manifest.json", items=shapes3["items"][2:]),
     }
     image_api = {"/img1/": "1.1", "/img3/": "3.0"}
     log_lock = threading.Lock()

@@ -103,6 +103,8 @@ def main():
             if parts[3] == "result":
                 if job["state"] != "done": return self.error(409, "not_done", "the job is not done")
                 if fmt == "pdf": return self.send(200, files["pdf"], "application/pdf")
+                if fmt == "txt": return self.send(200, b"".join(files["txt"] + b"\f" for p in job["pages"]), TYPES["txt"])
+                if fmt.endswith("-zip"): fmt = fmt[:-4]
                 if fmt not in EXT: return self.error(400, "bad_option", f"unknown format '{fmt}'")
                 buf = io.BytesIO()
                 with zipfile.ZipFile(buf, "w") as z:

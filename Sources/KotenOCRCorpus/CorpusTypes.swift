@@ -191,6 +191,11 @@ public struct ProofreadingFigures: Sendable, Equatable {
     /// between each line's model text and its current text (a deleted line's reference is empty, an added line's
     /// model text is empty), summed, over `characters`. Nil when no proofread page has text.
     public var modelCER: Double?
+
+    public init(pagesProofread: Int = 0, linesCorrected: Int = 0, characters: Int = 0, modelCER: Double? = nil) {
+        self.pagesProofread = pagesProofread; self.linesCorrected = linesCorrected; self.characters = characters
+        self.modelCER = modelCER
+    }
 }
 
 /// What is wrong with one line of an update (HTTP 422).

@@ -94,6 +94,11 @@ public struct PageResult: Sendable, Codable, Equatable {
         /// default 0.5, as RapidOCR's `text_score`): listed in the JSON after the page's other lines, left out
         /// of every other format. Absent (nil) for every other line.
         public var lowConfidence: Bool? = nil
+        /// The engine's text when `text` is a proofreader's correction (`PageResult.applying`); absent (nil) on a
+        /// line as read.
+        public var modelText: String? = nil
+        /// True on a line a proofreader added (a region drawn, `PageCorrections.AddedLine`); absent otherwise.
+        public var added: Bool? = nil
     }
 
     public struct Box: Sendable, Codable, Equatable {
@@ -101,6 +106,10 @@ public struct PageResult: Sendable, Codable, Equatable {
         public var y: Int
         public var width: Int
         public var height: Int
+
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x; self.y = y; self.width = width; self.height = height
+        }
     }
 }
 

@@ -28,6 +28,9 @@ struct APIError: Error, Sendable {
         case notImplemented = "not_implemented"
         case queueFull = "queue_full", memory
         case pageTimeout = "page_timeout"
+        case preconditionFailed = "precondition_failed", preconditionRequired = "precondition_required"
+        case invalidEdit = "invalid_edit"
+        case diskFull = "disk_full"
 
         var status: Int {
             switch self {
@@ -42,7 +45,9 @@ struct APIError: Error, Sendable {
             case .unsupportedType: 415
             case .rangeNotSatisfiable: 416
             case .unknownHost: 421
-            case .undecodable, .tooManyPixels, .badZip, .noPages, .badManifest: 422
+            case .preconditionFailed: 412
+            case .undecodable, .tooManyPixels, .badZip, .noPages, .badManifest, .invalidEdit: 422
+            case .preconditionRequired: 428
             case .tooManyRequests: 429
             case .headersTooLarge: 431
             case .clientClosed: 499
@@ -50,6 +55,7 @@ struct APIError: Error, Sendable {
             case .notImplemented: 501
             case .queueFull, .memory: 503
             case .pageTimeout: 504
+            case .diskFull: 507
             }
         }
 

@@ -28,14 +28,14 @@ extension OCRService {
     }
 
     /// The job of the request's path; `not_found` when there is none.
-    private func job(_ request: APIRequest) throws(APIError) -> Job {
+    func job(_ request: APIRequest) throws(APIError) -> Job {
         guard let job = store.job(request.id) else { throw APIError(.notFound, "no such job") }
         return job
     }
 
     /// Page `n` of `job` when it is done; else `page_failed` with its reason, or `not_found` (no such page, or
     /// not done yet).
-    private func donePage(_ job: Job, _ n: Int) throws(APIError) {
+    func donePage(_ job: Job, _ n: Int) throws(APIError) {
         guard n >= 1, n <= job.record.pages.count else { throw APIError(.notFound, "no such page: the job has \(job.record.pages.count)") }
         let page = job.read { $0.pages[n - 1] }
         switch page.state {
@@ -45,8 +45,11 @@ extension OCRService {
         }
     }
 
-    func jobStatus(_ request: APIRequest) throws -> HTTPResponse {
-        .json(200, JobJSON.status(try job(request), linkPrefix: linkPrefix))
+    func jobStatus(_ request: APIRequest) async throws -> HTTPResponse {
+        let job = try job(request)
+        var status = JobJSON.status(job, linkPrefix: linkPrefix)
+        status["proofreading"] = await proofreadingFigures(job.id)
+        return .json(200, status)
     }
 
     func delete(_ request: APIRequest) async throws -> HTTPResponse {
@@ -63,7 +66,7 @@ extension OCRService {
     }
 
     /// A page's result in a format (not pdf).
-    func page(_ request: APIRequest) throws -> HTTPResponse {
+    func page(_ request: APIRequest) async throws -> HTTPResponse {
         let job = try job(request), n = request.page
         let text = request.parameters["format"] ?? "json"
         if text.lowercased() == ResultFormat.pdf.rawValue {
@@ -76,7 +79,18 @@ extension OCRService {
         }
         try donePage(job, n)
         guard let url = store.files.result(job, n, format) else { throw APIError(.notFound, "no such page") }
-        return try Representation.file(url, contentType: Self.contentType(format), for: request)
+        guard let (fixes, revision) = try await pageCorrections(job, n, request) else {
+            return try Representation.file(url, contentType: Self.contentType(format), for: request)
+        }
+        // Corrected: made from the result and its corrections; its validator the page's revision.
+        let data: Data
+        do { data = try store.files.render(job, n, format, fixes, engine: engine) } catch let error as JobError { throw APIError(error) }
+        let (made, _) = try Representation.of(file: url, contentType: Self.contentType(format))
+        let representation = Representation(etag: "\"\(made.etag.dropFirst().dropLast())-r\(revision)\"", lastModified: Date(),
+                                            contentType: Self.contentType(format))
+        return try representation.answer(request, size: { Int64(data.count) }) { offset, length in
+            .data(data.subdata(in: Int(offset)..<Int(offset + length)))
+        }
     }
 
     /// A page's image: the upright page as JPEG (its validators from the input's and the result's files, so a 304
@@ -116,25 +130,58 @@ extension OCRService {
         }
     }
 
-    /// The job's result: its PDF, or a zip of a format's page files.
-    func result(_ request: APIRequest) throws -> HTTPResponse {
-        let job = try job(request)
-        let format: ResultFormat
-        do { format = try OptionVocabulary.format(among: Self.formats).parse(request.parameters["format"] ?? "pdf") } catch {
-            throw APIError(.badOption, error.description)
+    /// What `GET /v1/jobs/{id}/result?format=…` gives: the job's PDF, its whole text, or a zip of a format's page
+    /// files (docs/serve.md, "API").
+    enum ResultDownload: Equatable {
+        case pdf, text, zip(ResultFormat)
+
+        /// The formats whose page files are zipped.
+        static let zipped: [ResultFormat] = [.json, .txt, .alto, .pageXML, .hocr, .html]
+
+        /// Every value `format` takes: `pdf`, `txt` (the whole text), `<format>-zip` for each zipped format, and
+        /// the zipped formats' bare names but `txt` (a zip, as before `txt` became the whole text).
+        static let names: [String] = ["pdf", "txt"] + zipped.map { "\($0.rawValue)-zip" } + zipped.filter { $0 != .txt }.map(\.rawValue)
+
+        init(_ text: String) throws(APIError) {
+            let name = text.lowercased()
+            switch name {
+            case "pdf": self = .pdf
+            case "txt": self = .text
+            default:
+                let bare = name.hasSuffix("-zip") ? String(name.dropLast(4)) : name
+                guard let format = ResultFormat(rawValue: bare), Self.zipped.contains(format) else {
+                    throw APIError(.badOption, "format must be one of \(Self.names.joined(separator: ", "))")
+                }
+                self = .zip(format)
+            }
         }
+    }
+
+    /// The job's result: its PDF, its whole text, or a zip of a format's page files.
+    func result(_ request: APIRequest) async throws -> HTTPResponse {
+        let job = try job(request)
+        let download = try ResultDownload(request.parameters["format"] ?? "pdf")
         guard job.read({ $0.state == .done }) else { throw APIError(.notDone, "the job is not done") }
         let stem = DownloadName.stem(inputName: job.record.inputs.first?.name, manifest: job.record.manifest)
-        if format == .pdf {
-            let url = store.files.pdf(job)
-            guard FileManager.default.fileExists(atPath: url.path) else { throw APIError(.notFound, "the job has no PDF (no page was read)") }
-            let disposition = DownloadName.contentDisposition("\(stem).pdf", fallback: "\(job.id).pdf")
-            return try Representation.file(url, contentType: "application/pdf", headers: [("Content-Disposition", disposition)], for: request)
+        func named(_ suffix: String) -> [(String, String)] {
+            [("Content-Disposition", DownloadName.contentDisposition("\(stem)\(suffix)", fallback: "\(job.id)\(suffix)"))]
         }
-        let zip: URL
-        do { zip = try store.files.resultZip(job, format) } catch { throw APIError(error) }
-        let disposition = DownloadName.contentDisposition("\(stem)-\(format.rawValue).zip", fallback: "\(job.id)-\(format.rawValue).zip")
-        return try Representation.file(zip, contentType: "application/zip", headers: [("Content-Disposition", disposition)], for: request)
+        let corrections = try await jobCorrections(job, request)
+        switch download {
+        case .pdf:
+            let made: URL?
+            do { made = try store.files.correctedPDF(job, corrections) } catch { throw APIError(error) }
+            guard let url = made else { throw APIError(.notFound, "the job has no PDF (no page was read)") }
+            return try Representation.file(url, contentType: "application/pdf", headers: named(".pdf"), for: request)
+        case .text:
+            let url: URL
+            do { url = try store.files.wholeText(job, corrections: corrections, engine: engine) } catch { throw APIError(error) }
+            return try Representation.file(url, contentType: Self.contentType(.txt), headers: named(".txt"), for: request)
+        case .zip(let format):
+            let zip: URL
+            do { zip = try store.files.resultZip(job, format, corrections: corrections, engine: engine) } catch { throw APIError(error) }
+            return try Representation.file(zip, contentType: "application/zip", headers: named("-\(format.rawValue).zip"), for: request)
+        }
     }
 }
 

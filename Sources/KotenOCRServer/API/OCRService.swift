@@ -16,6 +16,8 @@ package final class OCRService: HTTPHandler, @unchecked Sendable {
     let events: JobEvents
     let worker: JobWorker
     let intake: JobIntake
+    /// The work directory's corpus: the pages read, their corrections and history, the search index (Corpus/).
+    let corpus: JobCorpus
     let pdfGuard: (any PDFGuard)?
     /// The path the API's links start with (`--public-url`'s, without its last `/`; "" without one).
     let linkPrefix: String
@@ -36,13 +38,14 @@ package final class OCRService: HTTPHandler, @unchecked Sendable {
         clientRate = ClientRate(perMinute: options.clientRate)
         linkPrefix = options.publicURL.map { url in url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path } ?? ""
         store = try JobStore(files: JobFiles(root: workDirectory))
+        corpus = try JobCorpus(workDirectory: workDirectory)
         let prefix = linkPrefix
         events = JobEvents { job in
             (try? JSONSerialization.data(withJSONObject: JobJSON.status(job, linkPrefix: prefix), options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         }
         let metrics = self.metrics
         worker = JobWorker(store: store, events: events, engine: engine, queue: queue, pdfGuard: pdfGuard,
-                           pageTimeout: options.pageTimeout) { outcome in
+                           corpus: corpus, pageTimeout: options.pageTimeout) { outcome in
             switch outcome {
             case .read(let seconds): metrics.pageRead(seconds: seconds)
             case .failed: metrics.pageFailed()
@@ -51,6 +54,7 @@ package final class OCRService: HTTPHandler, @unchecked Sendable {
         intake = JobIntake(store: store, worker: worker, engine: engine, queue: queue, pdfGuard: pdfGuard,
                            maxPages: options.maxPages, maxUpload: options.maxUpload)
         for _ in 0..<store.load() { _ = queue.reserve(force: true) }
+        worker.syncCorpus(store.all())
         table = RouteTable(routes: routes)
         let names = options.allowHosts + [options.publicURL?.host].compactMap { $0 }
             + (ListenAddresses.isNumeric(options.host) ? [] : [options.host])

@@ -49,6 +49,10 @@ struct OperationDoc: Sendable {
 
     var summary: String
     var parameters: [Parameter] = []
+    /// Request headers it reads (`If-Match`), none required (the handler answers their absence).
+    var headers: [Parameter] = []
+    /// The route takes a JSON object as its body, of this schema.
+    var jsonBody: JSON? = nil
     /// The route takes an upload (`requestBodies/Upload`).
     var takesUpload = false
     var answers: [Answer]
@@ -98,6 +102,9 @@ enum OpenAPI {
         parameters += doc.parameters.map { p in
             ["in": "query", "name": .string(p.name), "schema": p.schema, "description": .string(p.description)]
         }
+        parameters += doc.headers.map { p in
+            ["in": "header", "name": .string(p.name), "schema": p.schema, "description": .string(p.description)]
+        }
         var responses: [String: JSON] = [:]
         for answer in doc.answers { responses[String(answer.status)] = response(answer) }
         if doc.conditional {
@@ -108,7 +115,7 @@ enum OpenAPI {
             }
         }
         var errors = routerErrors + doc.errors + wrappers.flatMap { $0.answers(for: route) }
-        if doc.takesUpload { errors += bodyErrors }
+        if doc.takesUpload || doc.jsonBody != nil { errors += bodyErrors }
         if doc.conditional { errors.append(.rangeNotSatisfiable) }
         for (status, codes) in Dictionary(grouping: Set(errors), by: \.status) {
             responses[String(status)] = errorResponse(codes.map(\.rawValue).sorted())
@@ -116,6 +123,7 @@ enum OpenAPI {
         var op: [String: JSON] = ["summary": .string(doc.summary), "responses": .object(responses)]
         if !parameters.isEmpty { op["parameters"] = .array(parameters) }
         if doc.takesUpload { op["requestBody"] = ["$ref": "#/components/requestBodies/Upload"] }
+        if let body = doc.jsonBody { op["requestBody"] = ["required": true, "content": ["application/json": ["schema": body]]] }
         if secured && route.access == .open { op["security"] = [] }
         return .object(op)
     }
@@ -154,9 +162,10 @@ enum OpenAPI {
         var components: [String: JSON] = [
             "schemas": OpenAPISchemas.all,
             "requestBodies": ["Upload": [
-                "description": "the page or pages: the file as the body (its Content-Type an image's, application/pdf, application/zip or application/octet-stream), or multipart/form-data with one `file` field per file (and the options as form fields)",
+                "description": "the page or pages: the file as the body (its Content-Type an image's, application/pdf, application/zip or application/octet-stream), or multipart/form-data with one `file` field per file (and the options as form fields); a job of a IIIF manifest: its `manifest` field, in multipart/form-data or application/x-www-form-urlencoded",
                 "content": [
                     "multipart/form-data": ["schema": ["type": "object", "properties": ["file": ["type": "string", "format": "binary"]]]],
+                    "application/x-www-form-urlencoded": ["schema": ["type": "object", "properties": ["manifest": ["type": "string"]]]],
                     "image/*": ["schema": ["type": "string", "format": "binary"]],
                     "application/pdf": ["schema": ["type": "string", "format": "binary"]],
                     "application/zip": ["schema": ["type": "string", "format": "binary"]],

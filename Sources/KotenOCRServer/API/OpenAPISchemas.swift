@@ -46,7 +46,71 @@ enum OpenAPISchemas {
                 "lowConfidence": ["type": "boolean"],
             ]]],
         ]],
+        "ProofreadPage": proofreadPage,
+        "PageEdit": ["type": "object", "description": "any part may be left out", "properties": [
+            "lines": ["type": "array", "maxItems": 100_000, "items": ["type": "object", "required": ["id"], "properties": [
+                "id": ["type": "string"],
+                "text": ["type": "string", "description": "the line's text (the engine's own text removes the correction); at most 10,000 characters, no control characters"],
+                "deleted": ["type": "boolean", "description": "true: the line is not text; false: it is text again"],
+            ]]],
+            "state": ["type": "string", "enum": ["unread", "inProgress", "proofread"]],
+        ]],
+        "LineDrawn": ["type": "object", "description": "`box` or `polygon`, in upright page pixels", "properties": [
+            "box": box,
+            "polygon": ["type": "array", "minItems": 3, "maxItems": 1000, "items": ["type": "array", "minItems": 2, "maxItems": 2, "items": ["type": "number"]]],
+            "orientation": ["type": "string", "enum": ["vertical", "horizontal"]],
+        ]],
+        "History": ["type": "object", "required": ["job", "page", "revision", "history"], "properties": [
+            "job": ["type": "string"], "page": ["type": "integer"], "revision": ["type": "integer"],
+            "history": ["type": "array", "items": ["type": "object", "required": ["time", "revision", "change", "who"], "properties": [
+                "time": ["type": "string", "format": "date-time"],
+                "revision": ["type": "integer"],
+                "line": ["type": "string"],
+                "change": ["type": "string", "enum": ["text", "deleted", "restored", "added", "state", "reviewed", "reread"]],
+                "before": ["type": "string"],
+                "after": ["type": "string"],
+                "who": ["type": "string"],
+            ]]],
+        ]],
+        "SearchResults": ["type": "object", "required": ["query", "limit", "offset", "hasMore", "hits"], "properties": [
+            "query": ["type": "string"], "limit": ["type": "integer"], "offset": ["type": "integer"], "hasMore": ["type": "boolean"],
+            "hits": ["type": "array", "items": ["type": "object", "required": ["job", "page", "line", "lines", "text", "box", "snippet", "highlight", "source"], "properties": [
+                "job": ["type": "string"], "page": ["type": "integer"], "line": ["type": "string"],
+                "lines": ["type": "array", "items": ["type": "string"]],
+                "text": ["type": "string"], "box": box, "snippet": ["type": "string"],
+                "highlight": ["type": "object", "required": ["start", "length"], "properties": ["start": ["type": "integer"], "length": ["type": "integer"]]],
+                "source": ["type": "string", "enum": ["current", "model"]],
+                "links": ["type": "object", "properties": ["page": ["type": "string"]]],
+            ]]],
+        ]],
     ]
+
+    static let box: JSON = ["type": "object", "required": ["x", "y", "width", "height"],
+                            "properties": ["x": ["type": "integer"], "y": ["type": "integer"], "width": ["type": "integer"], "height": ["type": "integer"]]]
+
+    /// A page with its correction layer (`GET`/`PATCH /v1/jobs/{id}/pages/{n}`).
+    static let proofreadPage: JSON = ["type": "object", "required": ["schemaVersion", "mode", "source", "lines", "revision", "state"], "properties": [
+        "schemaVersion": ["type": "integer"],
+        "mode": ["type": "string", "enum": ["koten", "ndl", "ppocr"]],
+        "source": ["type": "object", "required": ["width", "height"], "properties": ["width": ["type": "integer"], "height": ["type": "integer"]]],
+        "revision": ["type": "integer", "description": "the page's revision: its ETag"],
+        "state": ["type": "string", "enum": ["unread", "inProgress", "proofread"]],
+        "line": ["type": "string", "description": "POST …/lines: the new line's id"],
+        "lines": ["type": "array", "items": ["type": "object",
+                                             "required": ["id", "readingOrder", "text", "modelText", "corrected", "deleted", "added", "box", "polygon"], "properties": [
+            "id": ["type": "string", "description": "stable for the page's life: l<n> the engine's lines, a<n> lines added"],
+            "readingOrder": ["type": "integer"],
+            "text": ["type": "string", "description": "the current text: the correction if any"],
+            "modelText": ["type": "string", "description": "the engine's reading"],
+            "corrected": ["type": "boolean"], "deleted": ["type": "boolean"], "added": ["type": "boolean"],
+            "review": ["type": "string", "enum": ["modelChanged", "lineGone"]],
+            "correctedOn": ["type": "string"],
+            "confidence": ["type": "number"],
+            "orientation": ["type": "string", "enum": ["vertical", "horizontal"]],
+            "box": box,
+            "polygon": ["type": "array", "items": ["type": "array", "items": ["type": "number"]]],
+        ]]],
+    ]]
 
     /// A job's status (`GET /v1/jobs/{id}`, each event); the answer to its POST leaves its pages out.
     private static func job(withPages: Bool) -> JSON {
@@ -61,6 +125,11 @@ enum OpenAPISchemas {
                          "description": "failures after a page was read: one of its formats, or its input's PDF (the page stays done)"],
         ]
         var required: [JSON] = ["id", "state", "progress", "links"]
+        properties["proofreading"] = ["type": "object", "description": "GET /v1/jobs/{id} only",
+                                      "required": ["pagesProofread", "linesCorrected", "characters", "modelCER"], "properties": [
+            "pagesProofread": ["type": "integer"], "linesCorrected": ["type": "integer"], "characters": ["type": "integer"],
+            "modelCER": ["type": "number", "nullable": true, "description": "the engine's character error rate on the proofread pages; null before any"],
+        ]]
         if withPages {
             properties["pages"] = ["type": "array", "items": ["type": "object", "required": ["n", "name", "state"], "properties": [
                 "n": ["type": "integer"],

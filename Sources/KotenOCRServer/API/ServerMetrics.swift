@@ -42,6 +42,8 @@ final class ServerMetrics: @unchecked Sendable {
         let budgetBytes: Int
         let models: [String: String]
         let jobs: (queued: Int, running: Int, done: Int)
+        /// Every job's proofreading figures together (`JobCorpus.totals`); the CER nil before any page is proofread.
+        var proofreading: (pagesProofread: Int, linesCorrected: Int, characters: Int, modelCER: Double?) = (0, 0, 0, nil)
     }
 
     func text(_ gauges: Gauges) -> String {
@@ -70,6 +72,13 @@ final class ServerMetrics: @unchecked Sendable {
         let counts = gauges.jobs
         out += "# HELP koten_jobs Jobs by state.\n# TYPE koten_jobs gauge\n"
         out += "koten_jobs{state=\"queued\"} \(counts.queued)\nkoten_jobs{state=\"running\"} \(counts.running)\nkoten_jobs{state=\"done\"} \(counts.done)\n"
+        let p = gauges.proofreading
+        out += "# HELP koten_proofreading_pages Pages marked proofread, every job.\n# TYPE koten_proofreading_pages gauge\nkoten_proofreading_pages \(p.pagesProofread)\n"
+        out += "# HELP koten_proofreading_lines_corrected Lines corrected, marked as not text or added, every job.\n# TYPE koten_proofreading_lines_corrected gauge\nkoten_proofreading_lines_corrected \(p.linesCorrected)\n"
+        out += "# HELP koten_proofreading_characters Characters of the proofread pages' current text.\n# TYPE koten_proofreading_characters gauge\nkoten_proofreading_characters \(p.characters)\n"
+        if let cer = p.modelCER {
+            out += "# HELP koten_proofreading_model_cer The engine's character error rate on the proofread pages.\n# TYPE koten_proofreading_model_cer gauge\nkoten_proofreading_model_cer \(cer)\n"
+        }
         return out
     }
 }

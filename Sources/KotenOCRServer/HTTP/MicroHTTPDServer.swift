@@ -107,6 +107,11 @@ package final class MicroHTTPDServer: @unchecked Sendable {
         var head: HTTPRequest { HTTPRequest(method: method, target: target, headers: headers, client: client) }
 
         var isMultipart: Bool { headers["content-type"]?.lowercased().hasPrefix("multipart/form-data") ?? false }
+        /// A form's body (`multipart/form-data` or `application/x-www-form-urlencoded`): read by the post processor,
+        /// its fields into `form`, its files into `uploads`.
+        var isForm: Bool {
+            isMultipart || headers["content-type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+        }
 
         func privateFolder(under root: URL) throws -> URL {
             if let folder { return folder }
@@ -150,7 +155,7 @@ package final class MicroHTTPDServer: @unchecked Sendable {
             // Declared past the limit: answered before one byte of the body is read.
             return send(ex, handler.refuse(.tooLarge(limit: settings.maxBody), head: ex.head))
         }
-        if ex.isMultipart, ex.headers["content-length"] != nil || ex.headers["transfer-encoding"] != nil {
+        if ex.isForm, ex.headers["content-length"] != nil || ex.headers["transfer-encoding"] != nil {
             ex.postProcessor = MHD_create_post_processor(ex.connection, 64 * 1024, postIterator, Unmanaged.passUnretained(ex).toOpaque())
             if ex.postProcessor == nil { ex.refused = .badBody("a multipart/form-data body needs a boundary") }
         }
@@ -169,7 +174,7 @@ package final class MicroHTTPDServer: @unchecked Sendable {
         }
         if let processor = ex.postProcessor {
             let ok = MHD_post_process(processor, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
-            if ok != MHD_Result.YES, ex.refused == nil { ex.refused = .badBody("the multipart/form-data body cannot be parsed") }
+            if ok != MHD_Result.YES, ex.refused == nil { ex.refused = .badBody("the form's body cannot be parsed") }
             return
         }
         do {

@@ -15,6 +15,10 @@ struct JobRecord: Codable, Sendable {
     let pages: [Page]
     /// The IIIF manifest's URL, for a job of one.
     var manifest: String? = nil
+    /// When the job was accepted (whole seconds): the time of its reading, PAGE XML's `Created` on every page
+    /// (`ReadingTime.fixed`), the same after a restart. Nil in a job recorded before it was kept: the stored
+    /// upload's modification time (the epoch).
+    var created: Date? = nil
 }
 
 /// Where a job is.

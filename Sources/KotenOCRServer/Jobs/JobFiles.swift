@@ -18,6 +18,18 @@ struct JobFiles: Sendable {
 
     func folder(_ id: String) -> URL { jobs.appendingPathComponent(id) }
 
+    /// The batch's inputs of an upload job (none for a IIIF job's): each stored upload as the batch reads it,
+    /// from `run/`, named in the results as its client named it (`BatchInput.sourceName`: ALTO `fileName`, PAGE
+    /// `imageFilename`, JSON `source.path`, the html title), never by a server path.
+    func uploadInputs(_ job: Job) -> [BatchInput] {
+        guard job.record.manifest == nil else { return [] }
+        return job.record.inputs.map { input in
+            var batch = BatchInput(path: run.appendingPathComponent(input.file).path, relativePath: input.file)
+            batch.sourceName = input.name
+            return batch
+        }
+    }
+
     /// The batch's task for page `n` of `job`; nil past its pages.
     func task(_ job: Job, _ n: Int) -> PageTask? {
         guard n >= 1, n <= job.record.pages.count else { return nil }
@@ -67,28 +79,70 @@ struct JobFiles: Sendable {
     }
 
     /// The zip of every page's file in `format` (named by page number, `0001.json`), made once for a job that is
-    /// over (`result-<format>.zip`), so that its bytes, and a client's ranges of them, stay the same.
-    func resultZip(_ job: Job, _ format: ResultFormat) throws(JobError) -> URL {
-        let zip = job.folder.appendingPathComponent("result-\(format.rawValue).zip")
+    /// over (`result-<format>.zip`), so that its bytes, and a client's ranges of them, stay the same. Corrected pages
+    /// (`corrections`) are made with their corrections, into `result-<format>-<version>.zip`.
+    func resultZip(_ job: Job, _ format: ResultFormat, corrections: JobCorrections = JobCorrections(),
+                   engine: KotenOCR? = nil) throws(JobError) -> URL {
+        let zip = job.folder.appendingPathComponent("result-\(format.rawValue)\(corrections.suffix).zip")
         if FileManager.default.fileExists(atPath: zip.path) { return zip }
         let out = job.folder.appendingPathComponent("out")
+        let made = job.folder.appendingPathComponent(".made-\(RandomID.make())")
+        defer { try? FileManager.default.removeItem(at: made) }
         var files: [(name: String, file: URL)] = []
         var seen = Set<String>()
-        for page in job.record.pages {
-            guard let task = task(job, page.n) else { continue }
-            let url = out.appendingPathComponent(task.outputFile(format))
-            let name = String(format: "%04d.%@", page.n, format.fileExtension)
-            if seen.insert(name).inserted, FileManager.default.fileExists(atPath: url.path) { files.append((name, url)) }
-        }
         let scratch = job.folder.appendingPathComponent(".result-\(RandomID.make()).zip")
         do {
+            for page in job.record.pages {
+                guard let task = task(job, page.n) else { continue }
+                let name = String(format: "%04d.%@", page.n, format.fileExtension)
+                guard seen.insert(name).inserted else { continue }
+                if let fixes = corrections.pages[page.n], let engine {
+                    try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+                    let file = made.appendingPathComponent(name)
+                    do { try render(job, page.n, format, fixes, engine: engine).write(to: file) } catch JobError.notFound {
+                        continue  // a IIIF canvas's html: not made again (the library's image is not kept)
+                    }
+                    files.append((name, file))
+                    continue
+                }
+                let url = out.appendingPathComponent(task.outputFile(format))
+                if FileManager.default.fileExists(atPath: url.path) { files.append((name, url)) }
+            }
             try ZipArchive.write(files, to: scratch)
+            if !corrections.version.isEmpty { removeDerived(job, prefix: "result-\(format.rawValue)-c", keeping: zip) }
             guard rename(scratch.path, zip.path) == 0 else { throw ZipArchive.Refusal(description: "cannot store the result zip") }
         } catch {
             try? FileManager.default.removeItem(at: scratch)
             throw .storage("\(error)")
         }
         return zip
+    }
+
+    /// The whole job's text (`result-text.txt`, made once for a job that is over; with corrections
+    /// `result-text-<version>.txt`): each page's `txt` in page order, each followed by a form feed (U+000C), as
+    /// pdftotext writes a document's pages, so that the n-th page is the text before the n-th form feed; a page that
+    /// failed is empty (its form feed kept, the numbering with it).
+    func wholeText(_ job: Job, corrections: JobCorrections = JobCorrections(), engine: KotenOCR? = nil) throws(JobError) -> URL {
+        let url = job.folder.appendingPathComponent("result-text\(corrections.suffix).txt")
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        do {
+            if !corrections.version.isEmpty { removeDerived(job, prefix: "result-text-c", keeping: url) }
+            try AtomicFile.write(to: url) { handle in
+                for page in job.record.pages {
+                    let text: Data?
+                    if let fixes = corrections.pages[page.n], let engine {
+                        text = try render(job, page.n, .txt, fixes, engine: engine)
+                    } else {
+                        text = result(job, page.n, .txt).flatMap { try? Data(contentsOf: $0) }
+                    }
+                    if let text { try handle.write(contentsOf: text) }
+                    try handle.write(contentsOf: Data([0x0C]))
+                }
+            }
+        } catch {
+            throw .storage("cannot store the job's text: \(ErrorText.line(error))")
+        }
+        return url
     }
 
     /// Page `n`'s image as the API gives it.
@@ -113,6 +167,29 @@ struct JobFiles: Sendable {
             let source = try engine.open(file, page: page.page)
             let rotation = PageRotation(degrees: object["rotation"] as? Int ?? 0) ?? .upright
             return .jpeg(try source.turnedUpright(from: rotation).encodedDisplay(.jpeg(quality: 90)))
+        } catch {
+            throw .storage("page \(n): \(ErrorText.line(error))")
+        }
+    }
+
+    /// The region `x, y, width, height` (upright page pixels) of page `n` with `margin` pixels around it (within
+    /// the page), as an image the engine reads (a page that is done; a canvas's image is the library's: refused).
+    func region(_ job: Job, _ n: Int, x: Int, y: Int, width: Int, height: Int, margin: Int,
+                engine: KotenOCR) throws(JobError) -> ImageSource {
+        guard let object = resultJSON(job, n) else { throw .notFound("page \(n) is not done") }
+        let page = job.record.pages[n - 1]
+        guard page.file == nil else {
+            throw .badOption("page \(n) is a IIIF canvas: its image is the library's, and a region of it cannot be read here")
+        }
+        let file = job.folder.appendingPathComponent("in").appendingPathComponent(job.record.inputs[page.input].file)
+        do {
+            let rotation = PageRotation(degrees: object["rotation"] as? Int ?? 0) ?? .upright
+            let upright = try engine.open(file, page: page.page).turnedUpright(from: rotation).decode()
+            let crop = upright.cropped(x: x - margin, y: y - margin, width: width + 2 * margin, height: height + 2 * margin)
+            return try crop.pixels.withUnsafeBytes { bytes in
+                try ImageSource(pixels: bytes, width: crop.width, height: crop.height, bytesPerRow: crop.width * 3, format: .rgb8,
+                                name: "page \(n) region")
+            }
         } catch {
             throw .storage("page \(n): \(ErrorText.line(error))")
         }

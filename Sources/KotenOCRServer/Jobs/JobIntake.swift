@@ -119,7 +119,12 @@ final class JobIntake: @unchecked Sendable {
         }
         let book: IIIFBook
         do { book = try await IIIFBook.load(manifest) } catch { throw .badManifest(ErrorText.line(error)) }
-        guard !book.canvases.isEmpty else { throw .noPages("\(manifest.prefix(400)): the manifest has no canvas") }
+        guard !book.canvases.isEmpty else {
+            guard let first = book.skipped.first else { throw .noPages("\(manifest.prefix(400)): the manifest has no canvas") }
+            let kinds = Set(book.skipped.map(\.painting)).sorted().joined(separator: ", ")
+            throw .noPages("\(manifest.prefix(400)): no canvas of the manifest is an image: its \(book.skipped.count) canvases paint \(kinds)"
+                           + " (canvas \(first.index) \(first.painting)), which are not read")
+        }
         guard book.canvases.count <= maxPages else {
             throw .tooManyPages("the manifest has \(book.canvases.count) canvases, more than \(maxPages) (--max-pages)")
         }
@@ -155,6 +160,8 @@ final class JobIntake: @unchecked Sendable {
     /// Queues the job of `record` (its files in `folder`): refused when the queue is full.
     private func accept(_ record: JobRecord, folder: URL) throws(JobError) -> Job {
         guard queue.reserve() else { throw .queueFull(queue.capacity) }
+        var record = record
+        record.created = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         do {
             try AtomicFile.write(try JSONEncoder().encode(record), to: folder.appendingPathComponent("job.json"))
         } catch {

@@ -63,6 +63,9 @@ final class JobStore: @unchecked Sendable {
         return lock.withLock { jobs[id] }
     }
 
+    /// Every job, in the order they came.
+    func all() -> [Job] { lock.withLock { order.compactMap { jobs[$0] } } }
+
     func remove(_ job: Job) {
         lock.withLock {
             jobs[job.id] = nil

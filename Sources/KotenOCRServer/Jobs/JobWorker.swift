@@ -20,6 +20,8 @@ final class JobWorker: @unchecked Sendable {
     let engine: KotenOCR
     let queue: RequestQueue
     let pdfGuard: (any PDFGuard)?
+    /// Where each page read is stored as the engine's reading, beside its corrections (Corpus/).
+    let corpus: JobCorpus
     /// Longest a job's page may take, seconds (`--page-timeout`).
     let pageTimeout: Double
     let onPage: @Sendable (PageOutcome) -> Void
@@ -27,9 +29,10 @@ final class JobWorker: @unchecked Sendable {
     private let lock = NSLock()
     private var wakeUp: AsyncStream<Void>.Continuation?
 
-    init(store: JobStore, events: JobEvents, engine: KotenOCR, queue: RequestQueue, pdfGuard: (any PDFGuard)?,
+    init(store: JobStore, events: JobEvents, engine: KotenOCR, queue: RequestQueue, pdfGuard: (any PDFGuard)?, corpus: JobCorpus,
          pageTimeout: Double, onPage: @escaping @Sendable (PageOutcome) -> Void) {
         self.store = store
+        self.corpus = corpus
         self.events = events
         self.engine = engine
         self.queue = queue
@@ -66,6 +69,35 @@ final class JobWorker: @unchecked Sendable {
         events.publish(job, end: true)
         await task?.value
         try? FileManager.default.removeItem(at: job.folder)
+        // Its pages, corrections and index entries go too (one left by a failure here goes at the next start-up).
+        _ = try? await JobCorpus.run { [corpus] in try corpus.removeJob(job.id) }
+    }
+
+    /// Brings the corpus in line with the loaded jobs at start-up, before any job is read: the jobs it has that the
+    /// work directory has not (removed while the corpus could not be written) are removed from it, and the reading
+    /// of every page that was read but is not there (read before the corpus existed, or a kill between the page's
+    /// files and its reading) is stored. A page that is there is left as it is: its corrections are never touched.
+    func syncCorpus(_ jobs: [Job]) {
+        let known = Set(jobs.map(\.id))
+        for gone in corpus.jobNames() where !known.contains(gone) { try? corpus.removeJob(gone) }
+        for job in jobs {
+            let stored = corpus.pageNumbers(job: job.id)
+            let done = job.read { progress in progress.pages.indices.filter { progress.pages[$0].state == .done }.map { $0 + 1 } }
+            for n in done where !stored.contains(n) { storeReading(job, n) }
+        }
+    }
+
+    /// Stores page `n`'s reading (its result JSON) in the corpus; a failure is one of the job's `failures` (the page
+    /// stays read: its files are written).
+    private func storeReading(_ job: Job, _ n: Int) {
+        do {
+            guard let url = files.result(job, n, .json) else { return }
+            let result = try JSONDecoder().decode(PageResult.self, from: Data(contentsOf: url))
+            try corpus.storeReading(result, job: job.id, page: n)
+        } catch {
+            let reason = "page \(n) could not be stored for proofreading: \(ErrorText.line(error))"
+            job.change { if !$0.failures.contains(reason) { $0.failures.append(reason) } }
+        }
     }
 
     private func run(_ job: Job) async {
@@ -113,6 +145,8 @@ final class JobWorker: @unchecked Sendable {
         options.keepsPDFPageFiles = true
         options.ruby = ResultFormat.RubyStyle(rawValue: job.record.ruby) ?? .drop
         options.pdfGuard = pdfGuard
+        // PAGE XML's `Created`: the job's time, the same for every page and after a restart.
+        if let created = job.record.created { options.readingTime = .fixed(created) }
         let numbers = Dictionary(job.record.pages.compactMap { page in files.task(job, page.n).map { ($0.key, page.n) } },
                                  uniquingKeysWith: { first, _ in first })
         // Pages that ran past the time limit (in this run or one before a restart) are not read again.
@@ -122,8 +156,7 @@ final class JobWorker: @unchecked Sendable {
         while !Task.isCancelled {
             let plan: BatchPlan
             do {
-                let inputs = job.record.manifest != nil ? [] : job.record.inputs.map { FileSystemPath(files.run.appendingPathComponent($0.file).path) }
-                plan = try BatchPlan.prepare(files: inputs, remote: remote, options: options).skipping(skipped)
+                plan = try BatchPlan.prepare(files: [], inputs: files.uploadInputs(job), remote: remote, options: options).skipping(skipped)
             } catch {
                 fail(job, ErrorText.line(error))
                 return
@@ -172,6 +205,7 @@ final class JobWorker: @unchecked Sendable {
             onPage(.read(seconds: clock.seconds))
             clock.stop()
             if let n = numbers[task.key] {
+                storeReading(job, n)  // before the page is done, so a client that sees it done finds it in the corpus
                 let lines = files.lineCount(job, n)
                 job.change {
                     $0.pages[n - 1].state = .done

@@ -338,7 +338,7 @@ function update(job, data) {
     job.downloads.append(localised(h("a", {href: `v1/jobs/${job.id}/result?format=pdf`, download: `${job.base}.pdf`, "data-format": "pdf"}),
                                    el => { el.textContent = t("pdfJob"); }));
     for (const [format, label] of FORMATS) {
-      job.downloads.append(localised(h("a", {href: `v1/jobs/${job.id}/result?format=${format}`, download: `${job.base}-${format}.zip`, "data-format": format}),
+      job.downloads.append(localised(h("a", {href: `v1/jobs/${job.id}/result?format=${format}-zip`, download: `${job.base}-${format}.zip`, "data-format": format}),
                                      el => { el.textContent = t("zip", label); }));
     }
     job.downloads.hidden = false;

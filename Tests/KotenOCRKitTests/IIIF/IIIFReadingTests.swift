@@ -192,6 +192,24 @@ struct IIIFReadingTests {
             #expect(image.status == 303 && image.header("Location") == iiif["image"] as? String, "\(image.headers)")
         }
         #expect(try curl("\(serve.base)/v1/jobs/\(id)/result?format=pdf").status == 200)
+        // The results name the canvas's image (the pixels read), never the hidden download; PAGE's Created is the job's time.
+        for n in 1...2 {
+            let json = try curl("\(serve.base)/v1/jobs/\(id)/pages/\(n)").json
+            let source = (json["source"] as? [String: Any]) ?? [:]
+            let image = (source["iiif"] as? [String: Any])?["image"] as? String
+            #expect(image != nil && source["path"] as? String == image, "\(source)")
+            let page = try curl("\(serve.base)/v1/jobs/\(id)/pages/\(n)?format=page").text
+            #expect(page.contains("imageFilename=\"\(image ?? "-")\"") && !page.contains("1970-01-01"), "\(page.prefix(600))")
+        }
+        // As docs/serve.md promises: the manifest as an application/x-www-form-urlencoded body.
+        let urlencoded = try curl(serve.base + "/v1/jobs", ["--data-urlencode", "manifest=\(server.base)/v3/manifest.json"])
+        #expect(urlencoded.status == 202 && (urlencoded.json["progress"] as? [String: Any])?["total"] as? Int == 2, "\(urlencoded.text)")
+        if let other = urlencoded.json["id"] as? String { #expect(try curl("\(serve.base)/v1/jobs/\(other)", ["-X", "DELETE"]).status == 204) }
+        // A manifest whose canvases are all video, sound or a PDF has nothing to read: 422, saying so; nothing fetched.
+        let av = try curl(serve.base + "/v1/jobs", ["-F", "manifest=\(server.base)/av/manifest.json"])
+        #expect(av.status == 422 && av.json["error"] as? String == "no_pages", "\(av.text)")
+        #expect((av.json["message"] as? String)?.contains("no canvas of the manifest is an image") == true, "\(av.text)")
+        #expect(!server.requests().contains { $0.hasPrefix("/static/clip") || $0.hasPrefix("/static/reading") || $0.hasPrefix("/static/book") })
         let missing = try curl(serve.base + "/v1/jobs", ["-F", "manifest=\(server.base)/v3/no-such-manifest.json"])
         #expect(missing.status == 422 && missing.json["error"] as? String == "bad_manifest", "\(missing.text)")
         let local = try curl(serve.base + "/v1/jobs", ["-F", "manifest=/etc/passwd"])

@@ -87,6 +87,21 @@ struct APITests {
         #expect(pages.allSatisfy { $0["state"] as? String == "done" })
         let text = try await api.call("GET", "/v1/jobs/\(id)/pages/4?format=txt")
         #expect(text.status == 200 && text.text.contains("目的"))
+        // Each format names the client's file (and page), never the server's copy of it.
+        let source = (try await api.call("GET", "/v1/jobs/\(id)/pages/4").json["source"] as? [String: Any]) ?? [:]
+        #expect(source["path"] as? String == "pages.zip/a/first.png", "\(source)")
+        let second = (try await api.call("GET", "/v1/jobs/\(id)/pages/2").json["source"] as? [String: Any]) ?? [:]
+        #expect(second["path"] as? String == "lines-3.tif" && second["page"] as? Int == 2, "\(second)")
+        #expect(try await api.call("GET", "/v1/jobs/\(id)/pages/4?format=alto").text.contains("<fileName>pages.zip/a/first.png</fileName>"))
+        #expect(try await api.call("GET", "/v1/jobs/\(id)/pages/4?format=page").text.contains("imageFilename=\"pages.zip/a/first.png\""))
+        #expect(try await api.call("GET", "/v1/jobs/\(id)/pages/4?format=hocr").text.contains("pages.zip/a/first.png"))
+        #expect(try await api.call("GET", "/v1/jobs/\(id)/pages/2?format=html").text.contains("<title>lines-3.tif (page 2)"))
+        for n in 1...5 {
+            for format in ["json", "alto", "page", "hocr", "html"] {
+                let body = try await api.call("GET", "/v1/jobs/\(id)/pages/\(n)?format=\(format)").text
+                #expect(!body.contains(api.work.path) && !body.contains("/run/"), "page \(n) \(format) names a server path")
+            }
+        }
         let image = try await api.call("GET", "/v1/jobs/\(id)/pages/4/image")
         #expect(image.header("Content-Type") == "image/jpeg" && image.body.starts(with: [0xFF, 0xD8, 0xFF]))
         #expect(try await api.call("GET", "/v1/jobs/\(id)/pages/6").status == 404)
@@ -103,6 +118,19 @@ struct APITests {
         try zipped.body.write(to: zipFile)
         let listing = try runProcess(URL(fileURLWithPath: "/usr/bin/unzip"), ["-l", zipFile.path])
         #expect(listing.stdout.contains("0001.json") && listing.stdout.contains("0005.json"), "\(listing.stdout)")
+        // The whole text: each page's txt followed by a form feed, as pdftotext writes; the pages' zip is txt-zip.
+        let whole = try await api.call("GET", "/v1/jobs/\(id)/result?format=txt")
+        #expect(whole.status == 200 && whole.header("Content-Type") == "text/plain; charset=utf-8")
+        #expect(whole.header("Content-Disposition")?.contains("filename=\"lines-3.txt\"") == true)
+        var texts: [String] = []
+        for n in 1...5 { texts.append(try await api.call("GET", "/v1/jobs/\(id)/pages/\(n)?format=txt").text) }
+        #expect(whole.text == texts.map { $0 + "\u{0C}" }.joined() && whole.text.contains("目的"), "\(whole.text)")
+        #expect(whole.text.split(separator: "\u{0C}", omittingEmptySubsequences: false).count == 6)
+        let txtZip = try await api.call("GET", "/v1/jobs/\(id)/result?format=txt-zip")
+        #expect(txtZip.status == 200 && txtZip.header("Content-Type") == "application/zip" && txtZip.body.starts(with: [0x50, 0x4B]))
+        #expect(txtZip.header("Content-Disposition")?.contains("filename=\"lines-3-txt.zip\"") == true)
+        #expect(try await api.call("GET", "/v1/jobs/\(id)/result?format=alto-zip").body == api.call("GET", "/v1/jobs/\(id)/result?format=alto").body)
+        #expect(try await api.call("GET", "/v1/jobs/\(id)/result?format=tei").error == "bad_option")
         #expect(try await api.call("DELETE", "/v1/jobs/\(id)").status == 204)
         #expect(try await api.call("GET", "/v1/jobs/\(id)").status == 404)
         #expect(!FileManager.default.fileExists(atPath: api.work.appendingPathComponent("jobs/\(id)/job.json").path))

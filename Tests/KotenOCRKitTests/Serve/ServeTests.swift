@@ -181,10 +181,28 @@ struct ServeTests {
         #expect(files.filter { $0.hasSuffix(".json") }.count == 20)
         #expect(files == (try FileManager.default.contentsOfDirectory(atPath: b.appendingPathComponent("out").path)
             .filter { !$0.hasPrefix(".") }.sorted()))
+        // PAGE XML's Created and LastChange are each job's own time, kept in job.json: the resumed job's are the
+        // same on the pages read before the kill and after it, and not the epoch.
+        func created(_ folder: URL, _ name: String) throws -> (page: String, rest: String) {
+            let text = try String(contentsOf: folder.appendingPathComponent("out/\(name)"), encoding: .utf8)
+            let stamps = try Regex(#"<(Created|LastChange)>[^<]*</(Created|LastChange)>"#)
+            return (text.matches(of: stamps).map { String(text[$0.range]) }.joined(), text.replacing(stamps, with: ""))
+        }
+        let pages = files.filter { $0.hasSuffix("_page.xml") || $0.hasSuffix(".page.xml") }
+        #expect(pages.count == 20, "\(files)")
+        let stamps = Set(try pages.map { try created(a, $0).page })
+        #expect(stamps.count == 1 && !(stamps.first ?? "1970").contains("1970"), "\(stamps)")
         for name in files {
+            if pages.contains(name) {
+                #expect(try created(a, name).rest == created(b, name).rest, "\(name) differs")
+                continue
+            }
             let x = try Data(contentsOf: a.appendingPathComponent("out/\(name)")), y = try Data(contentsOf: b.appendingPathComponent("out/\(name)"))
             #expect(x == y, "\(name) differs")
         }
+        // The results name the client's file, never the server's.
+        let json = try String(contentsOf: a.appendingPathComponent("out/\(try #require(files.first { $0.hasSuffix(".json") }))"), encoding: .utf8)
+        #expect(json.contains("\"path\":\"lines-20.tif\"") || json.contains("\"path\" : \"lines-20.tif\""), "\(json.prefix(400))")
         #expect(try Data(contentsOf: a.appendingPathComponent("job.pdf")) == Data(contentsOf: b.appendingPathComponent("job.pdf")))
         second.kill9()
     }

@@ -10,7 +10,8 @@ import FoundationXML
 /// `BASEDIRECTION` `ttb` when vertical (`ltr` otherwise); its words are `String`s (a line without white space is
 /// one) with `WC` (mean character probability), `CC` (per character, 0 sure … 9 unsure) and a `Glyph` per
 /// character with `GC` (its probability). ALTO's glyph positions are optional and left out: the recognisers give
-/// none. docs/formats.md, "ALTO".
+/// none. A corrected line (`PageResult.applying`) gives the corrected text, the engine's as each word's
+/// `ALTERNATIVE` (`PURPOSE` OCR). docs/formats.md, "ALTO".
 enum ALTOWriter {
     static let namespace = "http://www.loc.gov/standards/alto/ns-v4#"
     static let schema = "http://www.loc.gov/standards/alto/v4/alto-4-3.xsd"
@@ -62,10 +63,16 @@ enum ALTOWriter {
         element.set("BASEDIRECTION", line.isVertical ? "ttb" : "ltr")
         element.add("Shape").add("Polygon", ["POINTS": FormatNumber.points(line.corners)])
         let words = line.words
+        // A corrected line: each word the engine read otherwise is its ALTERNATIVE (when both readings have as many
+        // words; a line of one word, as most Japanese lines are, always).
+        let modelWords = line.modelWords
         for (index, word) in words.enumerated() {
             if index > 0 { element.add("SP") }
             let string = element.add("String", ["ID": "\(line.id)_w\(index + 1)", "CONTENT": word.text])
             if words.count == 1 { for (key, value) in position(line.box) { string.set(key, value) } }
+            if let modelWords, modelWords.count == words.count, modelWords[index] != word.text {
+                string.add("ALTERNATIVE", ["PURPOSE": "OCR"], text: modelWords[index])
+            }
             guard let confidence = word.confidence else { continue }
             string.set("WC", FormatNumber.decimal(Double(confidence)))
             // CC and Glyph count Unicode characters: only when each recognised character is one.

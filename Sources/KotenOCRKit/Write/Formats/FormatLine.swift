@@ -58,6 +58,14 @@ struct FormatLine {
         return words
     }
 
+    /// The words of the engine's text of a corrected line (`TextLine.modelText`), split as `words` splits; nil for a
+    /// line as read.
+    var modelWords: [String]? {
+        guard let model = line.modelText else { return nil }
+        let words = model.split(whereSeparator: \.isWhitespace).map(String.init)
+        return words.isEmpty ? [""] : words
+    }
+
     /// A word: its text, its characters (confidence NaN where unknown) and the index of its first character in
     /// the line.
     struct Word {

@@ -12,7 +12,9 @@ import FoundationXML
 /// requires `Coords` on words and glyphs, but the recognisers give no character positions: those outlines are
 /// the line's cut evenly along its reading direction (said in `Metadata/Comments`). `Created` and `LastChange`
 /// are when the page was read (`BatchOptions.readingTime`; for a result rendered alone, the page image's
-/// modification time). docs/formats.md, "PAGE".
+/// modification time). A corrected line (`PageResult.applying`) has two `TextEquiv`s: `index` 1 the corrected text,
+/// `index` 2 the engine's with its `conf`, and no words or glyphs (the recogniser's characters no longer spell
+/// it). docs/formats.md, "PAGE".
 enum PageXMLWriter {
     static let namespace = "http://schema.primaresearch.org/PAGE/gts/pagecontent/2019-07-15"
     static let schema = namespace + "/pagecontent.xsd"
@@ -76,12 +78,23 @@ enum PageXMLWriter {
                 textEquiv(wordElement, word.text, word.confidence.map(Double.init))
             }
         }
-        textEquiv(element, line.line.text, line.line.confidence.map(Double.init))
+        if let model = line.line.modelText {
+            // Corrected: the proofreader's text first (index 1, ground truth), the engine's second with its confidence.
+            textEquiv(element, line.line.text, nil, index: 1, comments: "corrected")
+            textEquiv(element, model, line.line.confidence.map(Double.init), index: 2, comments: "engine")
+        } else {
+            textEquiv(element, line.line.text, line.line.confidence.map(Double.init))
+        }
         return element
     }
 
-    private static func textEquiv(_ parent: XMLElement, _ text: String, _ confidence: Double?) {
-        let equiv = parent.add("TextEquiv", confidence.map { [("conf", FormatNumber.decimal(min(1, max(0, $0))))] } ?? [])
+    private static func textEquiv(_ parent: XMLElement, _ text: String, _ confidence: Double?, index: Int? = nil,
+                                  comments: String? = nil) {
+        var attributes: [(String, String)] = []
+        if let index { attributes.append(("index", String(index))) }
+        if let confidence { attributes.append(("conf", FormatNumber.decimal(min(1, max(0, confidence))))) }
+        if let comments { attributes.append(("comments", comments)) }
+        let equiv = parent.add("TextEquiv", attributes)
         equiv.add("Unicode", text: text)
     }
 

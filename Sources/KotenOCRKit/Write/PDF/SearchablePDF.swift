@@ -72,6 +72,23 @@ package enum SearchablePDF {
         return data
     }
 
+    /// The bytes of page file `url` with its text layer made again from `result` (the same page corrected:
+    /// `PageResult.applying`): its image, size and document information kept, the invisible text `result`'s.
+    /// Throws `PageFileError` for a file that is not a whole page file, or what reading throws.
+    package static func pageFile(_ url: URL, text result: PageResult) throws -> Data {
+        var page = try readPageFile(url)
+        // The image drawn upright: its stored size turned by its EXIF orientation (5–8 swap the sides).
+        let turned = (5...8).contains(page.image.orientation)
+        let (pixelsWide, pixelsHigh) = turned ? (page.image.height, page.image.width) : (page.image.width, page.image.height)
+        guard pixelsWide > 0, pixelsHigh > 0 else { throw PageFileError(path: url.path) }
+        let scale = (x: page.width / Double(pixelsWide), y: page.height / Double(pixelsHigh))
+        let text = PDFTextLayer(lines: result.textLayerLines, pageHeight: page.height, scale: scale)
+        let matrix = page.image.matrix(pageWidth: page.width, pageHeight: page.height).map { FormatNumber.decimal($0) }.joined(separator: " ")
+        page = Page(width: page.width, height: page.height, image: page.image,
+                    content: Data(("q \(matrix) cm /Im0 Do Q\n" + text.operators).utf8), characters: text.characters, info: page.info)
+        return try pageFile(page)
+    }
+
     /// Writes the PDF of the pages in `pageFiles` (in order) to `handle`, reading one page file at a time.
     /// Throws `PageFileError` for a file that is not a whole page file, or what reading and writing throw.
     package static func write(pageFiles: [URL], to handle: FileHandle) throws {
