@@ -74,7 +74,7 @@ extension OCRService {
                 (request.parameters["format"] ?? "json").lowercased() == "json" ? try await proofreadPage(request) : try await page(request)
             },
             Route("PATCH", "/v1/jobs/{id}/pages/{n}", OperationDoc(
-                summary: "correct a page: line texts, lines marked as not text, its state; only if If-Match is its ETag (docs/serve.md, \"Proofreading\")",
+                summary: "correct a page: line texts, lines marked as not text, its state; only if If-Match is its ETag (docs/serve.md: Proofreading)",
                 headers: [ifMatch], jsonBody: OpenAPISchemas.ref("PageEdit"),
                 answers: [Answer(status: 200, description: "the page as it is now, its new ETag", content: [json: OpenAPISchemas.ref("ProofreadPage")],
                                  headers: ["ETag": "the page's revision"])],
