@@ -69,6 +69,9 @@ def main():
 
     # The dynamic services' sources, and the static spread (page 1 | page 2 on white) and media files.
     sources = {"page%d" % n: os.path.join(args.root, "page%d.png" % n) for n in range(1, len(args.pages) + 1)}
+    if len(args.pages) == 1:  # one page (the privacy test's book): the spread and the shapes' second page are it again
+        sources["page2"] = sources["page1"]
+        sizes.append(sizes[0])
     sources["sideways"] = os.path.join(args.root, "sideways.png")
     with Image.open(sources["page1"]) as first:
         first.rotate(90, expand=True).save(sources["sideways"])

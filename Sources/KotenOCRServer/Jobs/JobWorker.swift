@@ -73,13 +73,16 @@ final class JobWorker: @unchecked Sendable {
         _ = try? await JobCorpus.run { [corpus] in try corpus.removeJob(job.id) }
     }
 
-    /// Brings the corpus in line with the loaded jobs at start-up, before any job is read: the jobs it has that the
-    /// work directory has not (removed while the corpus could not be written) are removed from it, and the reading
+    /// Brings the corpus in line with the loaded jobs at start-up, before any job is read: the jobs it has whose
+    /// folder the work directory has not (removed while the corpus could not be written) are removed from it, and the reading
     /// of every page that was read but is not there (read before the corpus existed, or a kill between the page's
     /// files and its reading) is stored. A page that is there is left as it is: its corrections are never touched.
     func syncCorpus(_ jobs: [Job]) {
+        // Only a job whose folder is gone: one whose record could not be read keeps its corrections.
         let known = Set(jobs.map(\.id))
-        for gone in corpus.jobNames() where !known.contains(gone) { try? corpus.removeJob(gone) }
+        for gone in corpus.jobNames() where !known.contains(gone) && !FileManager.default.fileExists(atPath: files.folder(gone).path) {
+            try? corpus.removeJob(gone)
+        }
         for job in jobs {
             let stored = corpus.pageNumbers(job: job.id)
             let done = job.read { progress in progress.pages.indices.filter { progress.pages[$0].state == .done }.map { $0 + 1 } }

@@ -157,7 +157,7 @@ struct APIHardeningTests {
     func conditionalAndRange() async throws {
         let api = try await sharedAPI()
         let id = try await Self.doneJob(api)
-        for target in ["/v1/jobs/\(id)/result", "/v1/jobs/\(id)/result?format=alto", "/v1/jobs/\(id)/pages/1?format=txt", "/v1/jobs/\(id)/pages/1?format=hocr",
+        for target in ["/v1/jobs/\(id)/result", "/v1/jobs/\(id)/result?format=alto", "/v1/jobs/\(id)/pages/1?format=alto", "/v1/jobs/\(id)/pages/1?format=hocr",
                        "/v1/jobs/\(id)/pages/1/image"] {
             let whole = try await api.call("GET", target)
             #expect(whole.status == 200 && whole.header("Accept-Ranges") == "bytes", "\(target)")
