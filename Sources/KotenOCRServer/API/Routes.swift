@@ -22,7 +22,7 @@ extension OCRService {
                 Self.text(WebApp.css, type: "text/css; charset=utf-8")
             },
             Route("GET", "/app.js", .open, OperationDoc(summary: "the web app's script", answers: [Answer(status: 200, description: "JavaScript", content: ["text/javascript": ["type": "string"]])])) { _ in
-                Self.text(WebApp.js, type: "text/javascript; charset=utf-8")
+                Self.text(WebApp.script, type: "text/javascript; charset=utf-8")
             },
             Route("GET", "/healthz", .open, OperationDoc(summary: "liveness: the process serves", answers: [
                 Answer(status: 200, description: "{\"status\":\"ok\"}", content: [json: OpenAPISchemas.ref("Health")]),

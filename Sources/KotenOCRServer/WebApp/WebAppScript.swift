@@ -379,8 +379,11 @@ async function loadPage(job, view) {
     view.el.append(h("p", {class: "page-error"}, e.message));
     return;
   }
-  view.el.append(renderPage(job, view, result));
+  const shown = renderPage(job, view, result);
+  view.el.append(shown);
   fit(view.el);
+  // The seam for the app's other parts (the viewer, proofreading): a page shown, with its JSON and its elements.
+  view.el.dispatchEvent(new CustomEvent("koten:page", {bubbles: true, detail: {job: job.id, page: view.n, result, root: shown, view}}));
   // The count shown is of the body lines listed (the server's counts ruby and low-confidence lines too).
   view.shown = (Array.isArray(result.lines) ? result.lines : []).filter(l => l.kind !== "ruby" && !l.lowConfidence).length;
   view.state._tr(view.state);
@@ -580,6 +583,12 @@ function start() {
     if (s && s.version) localised(document.getElementById("server"), el => { el.textContent = t("server", s.version, s.mode); });
   }).catch(() => {});
 }
+
+// What the app's other parts (WebApp.parts, after this script in app.js) may use; nothing else of this closure.
+window.KotenApp = Object.freeze({
+  t, h, api, apiError, readJSON, localised, showError, hideError, lineText, frameOf, fit, strings: STRINGS, jobs,
+  get lang() { return lang; },
+});
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
 })();
