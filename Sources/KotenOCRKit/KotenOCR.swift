@@ -139,6 +139,8 @@ public final class KotenOCR: @unchecked Sendable {
     public func prepare(_ mode: OCRMode? = nil, keepLoaded: Bool? = nil) async throws {
         let mode = mode ?? configuration.mode
         let pipeline = try await activate(mode)
+        // A first run after an install writes the optimised models' cache first, each model alone (ModelStore).
+        _ = await store.writeMissingOptimisedForms(of: mode)
         try await pipeline.prepare(store: store)
         switch keepLoaded {
         case true?: break

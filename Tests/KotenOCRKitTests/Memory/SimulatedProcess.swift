@@ -93,6 +93,25 @@ final class SimulatedProcess: ResidentMeter, SessionLoading, @unchecked Sendable
         return (SimulatedSession(process: self, model: model, weightBytes: weight), weight)
     }
 
+    /// The models whose optimised form the simulated cache lacks; a write takes the model's file bytes twice
+    /// (the graph and its serialised form) for the moment it lasts, as ONNX Runtime's does, then keeps nothing.
+    private var missingOptimised: Set<String> = []
+    private var writeLog: [String] = []
+
+    func lackOptimisedForms(_ models: [ModelDescriptor]) { lock.withLock { missingOptimised = Set(models.map(\.id)) } }
+
+    /// "id (with N bytes of weights loaded)" for each optimised form written, in order.
+    var writes: [String] { lock.withLock { writeLog } }
+
+    func writeOptimisedForm(_ model: ModelDescriptor, options: SessionOptions) -> Bool {
+        guard lock.withLock({ missingOptimised.remove(model.id) }) != nil else { return false }
+        let loaded = lock.withLock { weightBytes }
+        change { otherBytes += 2 * model.fileBytes }
+        change { otherBytes -= 2 * model.fileBytes }
+        lock.withLock { writeLog.append("\(model.id) (with \(loaded) bytes of weights loaded)") }
+        return true
+    }
+
     // MARK: - Used by sessions
 
     fileprivate func unload(_ bytes: Int) { change { weightBytes -= bytes } }

@@ -56,7 +56,7 @@ struct SchemathesisTests {
             """.utf8).write(to: config)
         let run = try runProcess(Self.schemathesis, ["--config-file", config.path, "run", server.base + "/openapi.json",
                                                      "--checks", "all", "--exclude-checks", "positive_data_acceptance",
-                                                     "-H", "Authorization: Bearer \(token)", "--seed", "1", "--workers", "2",
+                                                     "-H", "Authorization: Bearer \(token)", "--seed", "1", "--workers", "1",
                                                      "--no-color"],
                                  environment: ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "COLUMNS": "120"]) { $1 },
                                  directory: dir)

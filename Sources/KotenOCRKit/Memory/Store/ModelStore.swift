@@ -123,6 +123,22 @@ public actor ModelStore {
     }
 
     /// Models loaded now, by id, with their measured resident bytes.
+    /// Writes the optimised form of each of `mode`'s registered models that the cache lacks (`SessionLoading.
+    /// writeOptimisedForm`), one model at a time, only while no model is loaded, the allocator trimmed after each:
+    /// the serialisation's moment then stands beside nothing, and the models load from the cache for the pages as
+    /// in every later run (docs/memory-design.md, "The first run's cache write"). Returns how many were written.
+    package func writeMissingOptimisedForms(of mode: OCRMode) -> Int {
+        guard entries.isEmpty else { return 0 }
+        var written = 0
+        for d in registered[mode] ?? [] where FileManager.default.fileExists(atPath: d.url.path) {
+            if loader.writeOptimisedForm(d, options: sessionOptions) {
+                written += 1
+                AllocatorPolicy.trim()
+            }
+        }
+        return written
+    }
+
     public func loadedModels() -> [String: Int] { entries.mapValues(\.residentBytes) }
 
     /// Sum of the measured resident bytes of loaded models.

@@ -23,6 +23,15 @@ protocol SessionLoading: Sendable {
     /// resident cost in bytes: what the load added to the process (the store loads only while no run is in
     /// flight, so the growth is the session's own). Throws `InferenceError` when the file cannot be loaded.
     func load(_ model: ModelDescriptor, options: SessionOptions) throws -> (session: any InferenceRunning, residentBytes: Int)
+
+    /// Writes `model`'s optimised form into the loader's cache when it has none, by a session made for that and
+    /// dropped at once. Returns whether one was written; false without a cache, when the entry is there, or when
+    /// the file cannot be loaded (its load's own error comes later, from `load`).
+    func writeOptimisedForm(_ model: ModelDescriptor, options: SessionOptions) -> Bool
+}
+
+extension SessionLoading {
+    func writeOptimisedForm(_ model: ModelDescriptor, options: SessionOptions) -> Bool { false }
 }
 
 /// The real loader: ONNX Runtime sessions in the process-wide environment, each model's optimised form kept in
@@ -49,6 +58,26 @@ struct ORTSessionLoader: SessionLoading {
         let session = try session(for: model, options: options)
         let resident = max(0, (AllocatorPolicy.bytesInUse() ?? ResidentReader.bytes()) - before)
         return (session, resident)
+    }
+
+    /// The first run after an install writes every entry here before the page's models load (`ModelStore.
+    /// writeMissingOptimisedForms`): ONNX Runtime serialises the graph while the session is made, and that moment,
+    /// beside the other models and a page, took the first run's peak past later runs' (ndl: 509 against 385 MB).
+    func writeOptimisedForm(_ model: ModelDescriptor, options: SessionOptions) -> Bool {
+        guard writesOptimised, let cache = optimisedModels, let key = cache.key(for: model.url, level: options.graphOptimisation) else {
+            return false
+        }
+        if let entry = cache.entry(for: key), cache.isWhole(entry) { return false }
+        guard let temporary = try? cache.temporaryFile(for: key) else { return false }
+        do {
+            _ = try InferenceSession(contentsOf: model.url, options: options, stage: model.stage, environment: environment,
+                                     saveOptimised: temporary)
+            cache.commit(temporary, key: key, for: model.url)
+            return true
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            return false
+        }
     }
 
     /// `model`'s session: from its optimised form when the cache has it; else from its .onnx file, writing the
