@@ -8,7 +8,7 @@ counts the requests the page makes as it opens (the page list's thumbnails, the 
 DevTools' Network events), jumps to page --jump with the page field, zooms with + + − 0 on the page image, shows
 page --vertical (its line list's writing mode, the switch to horizontal and back), copies the list's text with
 Ctrl+C and with the "copy the page's text" and "copy the book's text" buttons (the clipboard read back), searches
-3 characters of page --query-page's longest line (the hits, the first's line marked over the image, next and previous hit), shows the Japanese message of a
+a character of page --query-page's longest line (the hits, the first's line marked over the image, next and previous hit), shows the Japanese message of a
 refused file (--refused), removes the job (undone first, then confirmed) with a second tab open on the app (which
 must drop the job too), and keeps screenshots (ja and en). Prints one JSON object on standard output; whatever goes
 wrong ends it with a one-line message on standard error and exit status 1. Every wait is bounded.
@@ -29,7 +29,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=240)
     ap.add_argument("--jump", type=int, required=True)
     ap.add_argument("--vertical", type=int, required=True)
-    ap.add_argument("--query-page", type=int, required=True, help="the page whose longest line gives the text searched for (3 of its characters)")
+    ap.add_argument("--query-page", type=int, required=True, help="the page whose longest line gives the text searched for (one of its characters)")
     ap.add_argument("--refused", required=True)
     ap.add_argument("job")
     args = ap.parse_args()
@@ -177,6 +177,7 @@ def main():
         time.sleep(0.1)
         until("navigator.clipboard.readText().then(t => t !== " + json.dumps(report["copied"]["page"]) + ")", "the clipboard to hold the book's text")
         report["copied"]["book"] = js("navigator.clipboard.readText()")
+        report["copied"]["server"] = js(f"fetch('v1/jobs/{job}/result?format=txt').then(r => r.text())")   # the whole text, as the API gives it
 
         # The loupe: the line pointed at in the list, enlarged.
         js("document.querySelector('.job .page ol.lines li').dispatchEvent(new MouseEvent('mouseover', {bubbles: true}))")
@@ -200,10 +201,14 @@ def main():
         report["writing"] = writing
 
         # Search: typed into the search field, Enter; the first hit chosen with the keyboard; next, previous.
+        # The text searched for: the character of page --query-page's longest line found the fewest times (but at
+        # least twice) in the book's whole text, so that there are hits to go next and back between.
         query = js(f"""fetch('v1/jobs/{job}/pages/{args.query_page}?format=json').then(r => r.json()).then(p => {{
           const line = p.lines.filter(l => !l.kind && !l.lowConfidence).sort((a, b) => b.text.length - a.text.length)[0];
-          const chars = [...line.text.replace(/\\s+/g, '')]; const at = Math.max(0, Math.floor(chars.length / 2) - 1);
-          return chars.slice(at, at + 3).join(''); }})""")
+          const whole = {json.dumps(report["copied"]["server"])};
+          const counts = [...new Set([...line.text].filter(c => /[\\p{{L}}\\p{{N}}]/u.test(c)))].map(c => [c, whole.split(c).length - 1]);
+          const fit = counts.filter(([, n]) => n >= 2).sort((a, b) => a[1] - b[1])[0] || counts[0];
+          return fit[0]; }})""")
         report["query"] = query
         js("document.getElementById('q').focus()")
         typed(query)
@@ -212,6 +217,8 @@ def main():
         report["hits"] = js("[...document.querySelectorAll('#search .hit')].map(h => ({job: h.dataset.job, page: +h.dataset.page, line: h.dataset.line,"
                             " text: h.textContent, mark: h.querySelector('mark').textContent,"
                             " book: h.closest('.book').querySelector('h3').textContent}))")
+        report["apiHits"] = js(f"fetch('v1/search?q=' + encodeURIComponent({json.dumps(query)}) + '&limit=200').then(r => r.json())"
+                               ".then(a => a.hits.map(h => `${h.page}/${h.line}`))")
         shown = []
 
         def marked():

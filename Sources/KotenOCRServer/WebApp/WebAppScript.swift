@@ -446,9 +446,19 @@ function removeJob(job) {
   job.el.before(bar);
   job.el.hidden = true;
   updateEmpty();
-  const timer = setTimeout(() => finish(), UNDO_SECONDS * 1000);
-  job.pending = {bar, timer};
+  // The countdown stops while the offer has the focus or the pointer (time enough to read it and choose), and
+  // starts again, whole, when it has neither.
+  let timer = null;
   const finish = () => { clearTimeout(timer); bar.remove(); job.pending = null; deleteJob(job); };
+  const wait = () => { clearTimeout(timer); timer = setTimeout(finish, UNDO_SECONDS * 1000); job.pending && (job.pending.timer = timer); };
+  const hold = () => { clearTimeout(timer); };
+  const held = () => bar.contains(document.activeElement) || bar.matches(":hover");
+  job.pending = {bar, timer};
+  bar.addEventListener("focusin", hold);
+  bar.addEventListener("mouseenter", hold);
+  bar.addEventListener("focusout", () => setTimeout(() => { if (job.pending && !held()) wait(); }, 0));
+  bar.addEventListener("mouseleave", () => { if (job.pending && !held()) wait(); });
+  wait();
   undo.addEventListener("click", () => {
     clearTimeout(timer);
     bar.remove();
