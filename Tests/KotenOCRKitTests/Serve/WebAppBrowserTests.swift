@@ -37,6 +37,8 @@ struct WebAppBrowserTests {
             /// A library's page: its attribution and rights as shown, and the rights link.
             let credit: String?
             let rights: String?
+            /// Its heading (`Page 1 · <its canvas's label or file name>`).
+            let name: String?
         }
         struct Job: Decodable {
             let id: String
@@ -257,6 +259,13 @@ extension IIIFReadingTests {
         #expect(asked.contains { $0.contains("/iiif/page1/") } && asked.contains { $0.contains("/iiif/page2/") }, "\(asked.suffix(10))")
         // Canvas 1 (the horizontal page): the text over the image and beside it is the server's JSON, in reading order.
         let json = try curl("\(server.base)/v1/jobs/\(book.id)/pages/1?format=json").json
+        // Each page named by its canvas's label (the job's JSON carries it), not by `canvas <n> (…)`.
+        let status = try curl("\(server.base)/v1/jobs/\(book.id)").json
+        let labels = (status["pages"] as? [[String: Any]] ?? []).map { $0["label"] as? String ?? "" }
+        #expect(status["label"] as? String == "試験の本" && labels.count == 2 && labels.allSatisfy { !$0.isEmpty }, "\(status)")
+        for (page, label) in zip(book.pages, labels) {
+            #expect(page.name?.hasSuffix(" · \(label)") == true, "canvas \(page.n): \(page.name ?? "-"), its label \(label)")
+        }
         let texts = (json["lines"] as? [[String: Any]] ?? []).filter { $0["kind"] == nil && $0["lowConfidence"] == nil }
             .compactMap { $0["text"] as? String }
         let first = try #require(book.pages.first)

@@ -70,6 +70,7 @@ struct WebAppViewerTests {
 
         // Opening: page 1 shown alone; its image and JSON asked for once; thumbnails only for the items in view.
         let opened = report.opened
+        print("opened: thumbnails asked \(opened.thumbnails), in view \(opened.visible), page images \(opened.images), page JSON \(opened.pageJSON); hits for \(report.query): \(report.hits.count); zoom \(report.zoom.map { Int(($0.zoom * 100).rounded()) })")
         #expect(opened.shown == [1] && opened.images == 1 && opened.pageJSON == 1, "\(opened)")
         #expect(!opened.visible.isEmpty && opened.visible.count < 25, "in view: \(opened.visible)")
         #expect(Set(opened.visible).isSubset(of: Set(opened.thumbnails)), "asked \(opened.thumbnails), in view \(opened.visible)")
