@@ -147,6 +147,17 @@ def main():
             "heading": js("document.querySelector('.job .page h4').textContent"),
         }
 
+        # The page list with the keyboard: one stop in the focus order (the current page's item), the arrows move
+        # within it, Enter shows the page.
+        report["list"] = {"stops": js("document.querySelectorAll('.job .thumb[tabindex=\"0\"]').length")}
+        js("document.querySelector('.job .tp[aria-current=page] .thumb').focus()")
+        key("ArrowDown", "ArrowDown", 40)
+        key("ArrowDown", "ArrowDown", 40)
+        report["list"]["focused"] = js("+document.activeElement.closest('.tp').dataset.page")
+        key("Enter", "Enter", 13, "\r")
+        until(f"!!document.querySelector('.job .page[data-page=\"{args.jump + 2}\"][data-loaded=true]')", f"page {args.jump + 2} shown from the list")
+        report["list"]["shown"] = js("+document.querySelector('.job .page').dataset.page")
+
         # Zoom with the keyboard on the page image: + + − 0.
         js("document.querySelector('.job .page .stage').focus()")
         width = "document.querySelector('.job .page .sheet').getBoundingClientRect().width"
@@ -273,6 +284,7 @@ def main():
         open_tab("two")
         load("two")
         until(f"!!document.querySelector('#job-{job} .page[data-loaded=true]')", "the job shown in the second tab", "two")
+        b.send("Page.bringToFront", session=tabs["one"])   # the first tab in front again (a tab behind is not painted: no screenshot)
         js(f"document.querySelector('#job-{job} button.remove').focus()")
         key("Enter", "Enter", 13, "\r")
         until("!!document.querySelector('.undo')", "the undo offer")

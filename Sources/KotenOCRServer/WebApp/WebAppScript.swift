@@ -406,6 +406,20 @@ function newJobView(names, base) {
   prev.addEventListener("click", () => go(job, job.current - 1));
   next.addEventListener("click", () => go(job, job.current + 1));
   bar.addEventListener("submit", e => { e.preventDefault(); go(job, Number(jump.value)); });
+  thumbs.addEventListener("keydown", e => {
+    const from = e.target.closest?.(".tp");
+    if (!from) return;
+    const n = Number(from.dataset.page), last = job.items.size;
+    const to = {ArrowDown: n + 1, ArrowRight: n + 1, ArrowUp: n - 1, ArrowLeft: n - 1, Home: 1, End: last}[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    const item = job.items.get(Math.min(last, Math.max(1, to)));
+    if (!item) return;
+    for (const b of thumbs.querySelectorAll(".thumb[tabindex='0']")) b.tabIndex = -1;
+    const button = item.querySelector(".thumb");
+    button.tabIndex = 0;
+    button.focus();
+  });
   jump.addEventListener("change", () => go(job, Number(jump.value)));
   pageview.addEventListener("keydown", e => {
     if (e.target.closest("input, textarea, select, [contenteditable]")) return;
@@ -568,7 +582,8 @@ function updatePage(job, page) {
     const image = h("img", {class: "tn", alt: "", width: 60, height: 84, decoding: "async"});
     const caption = h("span", {class: "tl"});
     const state = h("span", {class: "state"});
-    const button = h("button", {type: "button", class: "thumb"}, image, caption, state);
+    // One stop in the focus order for the whole list (the current page's item); the arrows move within it.
+    const button = h("button", {type: "button", class: "thumb", tabindex: job.items.size === 0 ? 0 : -1}, image, caption, state);
     item = h("li", {class: "tp", "data-page": page.n}, button);
     item._image = image;
     item._state = state;
@@ -606,6 +621,8 @@ function go(job, n, focus = true) {
   const item = job.items.get(n);
   if (item) {
     item.setAttribute("aria-current", "page");
+    for (const b of job.thumbsEl.querySelectorAll(".thumb[tabindex='0']")) b.tabIndex = -1;
+    item.querySelector(".thumb").tabIndex = 0;
     const list = job.listEl, top = item.offsetTop - list.offsetTop;
     if (top < list.scrollTop || top + item.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top - list.clientHeight / 3;
   }
@@ -651,6 +668,8 @@ async function loadPage(job, view) {
   // The count shown is of the body lines listed (the server's counts ruby and low-confidence lines too).
   view.shown = (Array.isArray(result.lines) ? result.lines : []).filter(l => l.kind !== "ruby" && !l.lowConfidence).length;
   view.state._tr(view.state);
+  const item = job.items.get(view.n);
+  if (item) localised(item._state, el => { el.className = "state done"; el.textContent = t("pageDone", view.shown); });
   view.el.dataset.loaded = "true";
   // The seam for the app's other parts (the viewer, proofreading, search): a page shown, with its JSON and its elements.
   view.detail = {job: job.id, page: view.n, result, root: shown, view};

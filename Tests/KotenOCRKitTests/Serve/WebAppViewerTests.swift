@@ -28,6 +28,8 @@ struct WebAppViewerTests {
         let pages: Int
         let opened: Opened
         let jumped: Jumped
+        struct List: Decodable { let stops: Int; let focused: Int; let shown: Int }
+        let list: List
         let zoom: [Zoom]
         let copied: Copied
         let loupe: Loupe?
@@ -81,6 +83,9 @@ struct WebAppViewerTests {
         #expect(report.jumped.shown == [12] && report.jumped.current == 12 && report.jumped.currentInView, "\(report.jumped)")
         #expect(report.jumped.images == [12], "\(report.jumped.images)")
         #expect(report.jumped.heading.contains("12") && report.jumped.heading.contains("lines-24.tif p12"), "\(report.jumped.heading)")
+
+        // The page list: one stop in the focus order; ↓ ↓ from page 12's item, Enter: page 14.
+        #expect(report.list.stops == 1 && report.list.focused == 14 && report.list.shown == 14, "\(report.list)")
 
         // Zoom: + + (×1.25 each, the page wider than its stage: pannable), − , 0 back to the page's width.
         let z = report.zoom
