@@ -4,7 +4,8 @@ pipe (`--remote-debugging-pipe`: JSON messages ended by NUL on file descriptors 
 no port, no network beyond the app's own loopback address). Used by Tests/KotenOCRKitTests/Serve/WebAppBrowserTests.
 
 It opens the app, reaches the drop zone with Tab and opens the file chooser with Enter (then Space), gives the chooser (the
-page's real <input type=file>) each job's files, waits until every page is read and shown, reads where each
+page's real <input type=file>) each job's files, waits until every page is read, shows each page in turn (the page
+field, typed, Enter: a job shows one page at a time), reads where each
 line's text is laid out over the page image, asks every download link, downloads each job's PDF through the
 page's link, shows the error of a file the server refuses, removes a job, reloads (the other job shown again), and keeps
 screenshots (empty page in en and ja, progress, results in ja and en). Prints one JSON object on standard output;
@@ -15,102 +16,11 @@ Usage: webapp-browser.py --url http://127.0.0.1:PORT/ --out DIR [--timeout 90] [
 (JOB: a file, or several joined by commas, chosen at once as one job; --manifest: a IIIF book typed into the page's
 manifest field, one job each)
 """
-import argparse, base64, json, os, select, shutil, subprocess, sys, tempfile, time
+import argparse, base64, json, os, shutil, sys, tempfile, time
 
 
-class Browser:
-    def __init__(self, profile, width=1400, height=1000):
-        r_cmd, w_cmd = os.pipe()   # we write commands, Chromium reads them on fd 3
-        r_evt, w_evt = os.pipe()   # Chromium writes answers and events on fd 4
-        # The child's ends moved above the low descriptors so that dup2 onto 3 and 4 cannot overwrite them.
-        hi_cmd, hi_evt = os.dup2(r_cmd, 100) or 100, os.dup2(w_evt, 101) or 101
-        os.close(r_cmd); os.close(w_evt)
-
-        def child():
-            os.dup2(hi_cmd, 3); os.dup2(hi_evt, 4)
-
-        self.log = open(os.path.join(profile, "chromium.log"), "wb")
-        self.process = subprocess.Popen(
-            ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-             "--remote-debugging-pipe", f"--user-data-dir={profile}", f"--window-size={width},{height}",
-             "--lang=en-US", "--accept-lang=en-US", "about:blank"],
-            preexec_fn=child, pass_fds=(3, 4, hi_cmd, hi_evt), stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log)
-        os.close(hi_cmd); os.close(hi_evt)
-        self.out, self.inp = w_cmd, r_evt
-        self.buffer, self.events, self.network, self.next_id = b"", [], [], 0
-
-    def close(self):
-        for fd in (self.out, self.inp):
-            try: os.close(fd)
-            except OSError: pass
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.process.kill(); self.process.wait()
-        self.log.close()
-
-    def _read(self, deadline):
-        while b"\0" not in self.buffer:
-            left = deadline - time.monotonic()
-            if left <= 0: raise TimeoutError("Chromium did not answer in time")
-            ready, _, _ = select.select([self.inp], [], [], min(left, 1))
-            if ready:
-                data = os.read(self.inp, 1 << 20)
-                if not data: raise RuntimeError("Chromium closed its DevTools pipe")
-                self.buffer += data
-        message, self.buffer = self.buffer.split(b"\0", 1)
-        return json.loads(message)
-
-    def send(self, method, params=None, session=None, timeout=30):
-        self.next_id += 1
-        message = {"id": self.next_id, "method": method, "params": params or {}}
-        if session: message["sessionId"] = session
-        os.write(self.out, json.dumps(message).encode() + b"\0")
-        deadline = time.monotonic() + timeout
-        while True:
-            m = self._read(deadline)
-            if m.get("id") == self.next_id:
-                if "error" in m: raise RuntimeError(f"{method}: {m['error'].get('message')}")
-                return m.get("result", {})
-            if "method" in m: self._keep(m)
-
-    def drain(self, seconds):
-        """Keeps the events that arrive within `seconds` (for a failure's report)."""
-        deadline = time.monotonic() + seconds
-        try:
-            while True: self._keep(self._read(deadline))
-        except (TimeoutError, RuntimeError, ValueError):
-            pass
-
-    def wait_event(self, method, timeout=30, where=lambda p: True):
-        deadline = time.monotonic() + timeout
-        while True:
-            for i, m in enumerate(self.events):
-                if m.get("method") == method and where(m.get("params", {})):
-                    return self.events.pop(i)["params"]
-            self._keep(self._read(deadline))
-
-    def _keep(self, m):
-        """Keeps an event: of the Network domain only the requests sent and failed (for a failure's report; the
-        event streams' messages and the rest are dropped, so that waits do not rescan them)."""
-        method = m.get("method", "")
-        if method.startswith("Network."):
-            if method in ("Network.requestWillBeSent", "Network.loadingFailed"): self.network.append(m)
-        elif "method" in m:
-            self.events.append(m)
-
-
-def failed_requests(events):
-    """The page's requests that failed below HTTP (no answer), oldest first: `METHOD URL: net::ERROR` (a request the page
-    cancelled itself, such as an EventSource it closed, is left out)."""
-    sent, failed = {}, []
-    for m in events:
-        p = m.get("params", {})
-        if m.get("method") == "Network.requestWillBeSent":
-            sent[p.get("requestId")] = f"{p.get('request', {}).get('method', '')} {p.get('request', {}).get('url', '')}"
-        elif m.get("method") == "Network.loadingFailed" and not p.get("canceled"):
-            failed.append(f"{sent.get(p.get('requestId'), p.get('requestId'))}: {p.get('errorText')}")
-    return failed[-8:]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from webapp_cdp import Browser, failed_requests  # noqa: E402  (the drivers' shared DevTools client)
 
 
 def main():
@@ -224,9 +134,11 @@ def main():
           const error = document.getElementById('error');
           return {jobs: [...document.querySelectorAll('.job')].map(job => ({state: job.dataset.state || 'uploading',
                   status: job.querySelector('.status').textContent,
-                  pages: [...job.querySelectorAll('.page')].map(p => ({n: +p.dataset.page, state: p.dataset.state,
-                          loaded: p.dataset.loaded === 'true', image: !!p.querySelector('img') && p.querySelector('img').complete
-                          && p.querySelector('img').naturalWidth > 0}))})),
+                  // Each page's state from the page list; the page shown (one at a time) loaded with its image.
+                  pages: [...job.querySelectorAll('.tp')].map(p => ({n: +p.dataset.page, state: p.dataset.state})),
+                  shown: [...job.querySelectorAll('.page')].map(p => ({n: +p.dataset.page, state: p.dataset.state,
+                          loaded: p.dataset.loaded === 'true', image: !!p.querySelector('.sheet img') && p.querySelector('.sheet img').complete
+                          && p.querySelector('.sheet img').naturalWidth > 0}))})),
                   error: error.hidden ? null : document.getElementById('error-text').textContent};
         })()"""
         deadline = time.monotonic() + args.timeout
@@ -238,20 +150,28 @@ def main():
                 shot("03-progress-ja"); progress_shot = True
                 report["progressStatus"] = [j["status"] for j in st["jobs"]]
             finished = len(st["jobs"]) == expected_jobs and all(
-                j["state"] in ("done", "cancelled") and j["pages"] and all(
-                    p["state"] == "failed" or (p["loaded"] and p["image"]) for p in j["pages"]) for j in st["jobs"])
+                j["state"] in ("done", "cancelled") and j["pages"] and all(p["state"] in ("done", "failed") for p in j["pages"])
+                and all(p["state"] == "failed" or (p["loaded"] and p["image"]) for p in j["shown"]) for j in st["jobs"])
             if finished: break
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the jobs were not shown read within {args.timeout:.0f} s: {json.dumps(st, ensure_ascii=False)}")
             time.sleep(0.25)
         if not progress_shot: shot("03-progress-ja")   # every page was read between two looks: the screenshot shows them done
 
-        # Where each line's text is laid out: the element at its box's middle, the rectangle of its text.
-        report["jobs"] = js("""(() => [...document.querySelectorAll('.job')].map(job => ({
-          id: job.dataset.job, title: job.querySelector('h3').textContent, state: job.dataset.state,
-          status: job.querySelector('.status').textContent,
-          downloads: [...job.querySelectorAll('.job-downloads a')].map(a => a.dataset.format),
-          pages: [...job.querySelectorAll('.page')].map(page => {
+        # The pages are shown one at a time: each job's pages visited in turn (the page field, typed, Enter), and on
+        # each where each line's text is laid out: the element at its box's middle, the rectangle of its text.
+        def show(job_id, n):
+            js(f"(() => {{ const f = document.querySelector('#job-{job_id} .jump'); f.focus(); f.select(); }})()")
+            b.send("Input.insertText", {"text": str(n)}, session=s)
+            key("Enter", "Enter", 13, "\r")
+            deadline = time.monotonic() + 60
+            ready = (f"(() => {{ const p = document.querySelector('#job-{job_id} .page'); if (!p || +p.dataset.page !== {n}) return false;"
+                     " if (p.dataset.state === 'failed') return true; const i = p.querySelector('.sheet img');"
+                     " return p.dataset.loaded === 'true' && !!i && i.complete && i.naturalWidth > 0; })()")
+            while not js(ready):
+                if time.monotonic() > deadline: raise TimeoutError(f"page {n} of job {job_id} was not shown")
+                time.sleep(0.1)
+        page_report = """(page => {
           const sheet = page.querySelector('.sheet');
           if (!sheet) return {n: +page.dataset.page, state: page.dataset.state, lines: [], list: []};
           const lines = [...sheet.querySelectorAll('.ol:not(.ruby)')].map(line => {
@@ -276,12 +196,27 @@ def main():
                   ruby: [...page.querySelectorAll('ol.lines ruby')].map(r => ({base: [...r.childNodes].filter(n => n.nodeName !== 'RT').map(n => n.textContent).join(''),
                                                                                   reading: r.querySelector('rt').textContent})),
                   downloads: [...page.querySelectorAll('.page-downloads a')].map(a => a.dataset.format),
+                  links: [...page.querySelectorAll('.page-downloads a')].map(a => a.getAttribute('href')),
                   credit: page.querySelector('.attribution') ? page.querySelector('.attribution').textContent : null,
                   rights: page.querySelector('.attribution a.rights') ? page.querySelector('.attribution a.rights').href : null};
-        })})))()""")
+        })"""
+        report["jobs"] = js("""[...document.querySelectorAll('.job')].map(job => ({
+          id: job.dataset.job, title: job.querySelector('h3').textContent, state: job.dataset.state,
+          status: job.querySelector('.status').textContent,
+          downloads: [...job.querySelectorAll('.job-downloads a')].map(a => a.dataset.format),
+          count: job.querySelectorAll('.tp').length}))""")
+        page_links = []
+        for job in report["jobs"]:
+            job["pages"] = []
+            for n in range(1, job.pop("count") + 1):
+                show(job["id"], n)
+                page = js(f"({page_report})(document.querySelector('#job-{job['id']} .page'))")
+                page_links += page.pop("links", None) or []
+                job["pages"].append(page)
+            show(job["id"], 1)   # each job back at its first page
         # The browser's search finds each job's first page's longest line in the text over the image (the layer comes
         # before the list in the page), and the selection it makes lies on the line's box.
-        report["found"] = js("""[...document.querySelectorAll('.job .page:first-child .sheet')].map(sheet => {
+        report["found"] = js("""[...document.querySelectorAll('.job .page[data-page="1"] .sheet')].map(sheet => {
           const line = [...sheet.querySelectorAll('.ol:not(.ruby)')].sort((a, b) => b.textContent.length - a.textContent.length)[0];
           if (!line) return null;
           getSelection().removeAllRanges();
@@ -300,8 +235,9 @@ def main():
           return result;
         })""")
         # Every download link answers (status and type; the bodies are not kept).
-        report["links"] = js("""Promise.all([...document.querySelectorAll('.downloads a')].map(a =>
-          fetch(a.href).then(r => ({href: a.getAttribute('href'), status: r.status, type: r.headers.get('content-type')}))))""", timeout=120)
+        # (each page's links as they were shown on it, with the jobs' links)
+        report["links"] = js("""Promise.all([...[...document.querySelectorAll('.job-downloads a')].map(a => a.getAttribute('href')), ...%s].map(href =>
+          fetch(href).then(r => ({href, status: r.status, type: r.headers.get('content-type')}))))""" % json.dumps(page_links), timeout=120)
         js("window.scrollTo(0, 0)")
         shot("04-result-ja")
         js("document.getElementById('lang').click()")
@@ -354,6 +290,7 @@ def main():
         if not args.keep:
             last = next((j["id"] for j in report["jobs"] if j["title"] == args.remove), report["jobs"][0]["id"])
             js(f"document.querySelector('#job-{last} button.remove').click()")
+            js("document.querySelector('.undo .confirm').click()")   # removal is offered with Undo: confirmed at once
             deadline = time.monotonic() + 30
             while js(f"!!document.getElementById('job-{last}')"):
                 if time.monotonic() > deadline: raise TimeoutError("the removed job stayed in the page")
@@ -365,10 +302,10 @@ def main():
         b.wait_event("Page.loadEventFired", timeout=30)
         deadline = time.monotonic() + 60
         kept = len(report["jobs"]) - (0 if args.keep else 1)
-        while not js(f"document.querySelectorAll('.job').length === {kept} && [...document.querySelectorAll('.job .page')].every(p => p.dataset.loaded === 'true')"):
+        while not js(f"document.querySelectorAll('.job').length === {kept} && [...document.querySelectorAll('.job')].every(j => j.querySelector('.page[data-loaded=true]'))"):
             if time.monotonic() > deadline: raise TimeoutError("the jobs were not shown again after a reload")
             time.sleep(0.2)
-        report["reloaded"] = js("[...document.querySelectorAll('.job')].map(j => ({id: j.dataset.job, title: j.querySelector('h3').textContent, pages: j.querySelectorAll('.page[data-loaded=true]').length}))")
+        report["reloaded"] = js("[...document.querySelectorAll('.job')].map(j => ({id: j.dataset.job, title: j.querySelector('h3').textContent, pages: j.querySelectorAll('.tp[data-state=done]').length}))")
         try: b.send("Browser.close", timeout=5)
         except Exception: pass
     except Exception as e:

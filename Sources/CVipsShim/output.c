@@ -81,3 +81,22 @@ int kv_text(const char *text, const char *font, int dpi, VipsImage **out) {
 int kv_draw_mask(VipsImage *image, const double *ink, int bands, VipsImage *mask, int x, int y) {
     return vips_draw_mask(image, (double *)ink, bands, mask, x, y, NULL);
 }
+
+int kv_thumbnail(kv_input input, int page, int width, int height, VipsImage **out) {
+    const char *loader = kv_loader(input);
+    if (!loader) return -1;
+    char options[32] = "";
+    if (kv_loader_is_paged(loader) && page > 0) g_snprintf(options, sizeof options, "page=%d", page);
+    if (width < 1) width = 1;
+    if (height < 1) height = 1;
+    if (input.path) {
+        VipsSource *source = vips_source_new_from_file(input.path);
+        if (!source) return -1;
+        int rc = vips_thumbnail_source(source, out, width, "height", height, "size", VIPS_SIZE_DOWN,
+                                       "option_string", options, NULL);
+        g_object_unref(source);
+        return rc;
+    }
+    return vips_thumbnail_buffer((void *)input.data, input.size, out, width, "height", height, "size", VIPS_SIZE_DOWN,
+                                 "option_string", options, NULL);
+}

@@ -43,6 +43,12 @@ int kv_open(kv_input input, int page, int shrink, double dpi, int random_access,
 /// Opens every page of a PDF at once, header only (`n` = -1 at 72 dpi): libvips' pdfload then looks up each page
 /// and its size through poppler, the whole page tree, and renders nothing. -1 for anything but a PDF, or failure.
 int kv_open_pdf_pages(kv_input input, VipsImage **out);
+
+/// Page `page` (a TIFF directory, a PDF page; ignored for other formats) scaled down to fit `width` × `height`
+/// (never up), through libvips' thumbnail operation: shrink-on-load where the format has it (JPEG's DCT scaling,
+/// a PDF rendered at the small size, WebP, a TIFF's pyramid), the rest decoded top to bottom in strips, so the page
+/// is never held whole at full size; EXIF orientation applied. For page thumbnails (the server's page list).
+int kv_thumbnail(kv_input input, int page, int width, int height, VipsImage **out);
 /// Wraps 8-bit pixels in memory (`height` rows of `width` × `bands` bytes, no padding; `bands` 1 grey, 3 RGB,
 /// 4 RGBA) as an image, without copying them: they must stay alive and unchanged as long as the image.
 int kv_open_pixels(const void *data, size_t size, int width, int height, int bands, VipsImage **out);

@@ -61,6 +61,23 @@ enum ImageOrigin: Sendable {
         return VipsHandle(out, owner: owner)
     }
 
+    /// Page `page` scaled down to fit `width` × `height` through libvips' thumbnail operation (`kv_thumbnail`:
+    /// shrink-on-load where the format has it, else decoded in strips; EXIF orientation applied). Pixels in memory
+    /// are refused (nothing to shrink on load). Throws `ImageError` naming `name`.
+    func thumbnail(name: String, page: Int, width: Int, height: Int) throws -> VipsHandle {
+        var out: OpaquePointer?
+        Vips.forgetWarning()
+        let status: Int32
+        switch self {
+        case .pixels: status = -1
+        case .file, .encoded: status = withInput { kv_thumbnail($0, Int32(page), Int32(width), Int32(height), &out) }
+        }
+        guard status == 0, let out else {
+            throw ImageSource.classify(path: name, message: Vips.lastError(fallback: "libvips could not make a thumbnail of the image"))
+        }
+        return VipsHandle(out, owner: owner)
+    }
+
     /// Opens every page of a PDF at once, header only (`kv_open_pdf_pages`): poppler looks up each page and its size,
     /// the whole page tree; nothing is rendered. Throws `ImageError` naming `name`.
     func openPDFPages(name: String) throws -> VipsHandle {

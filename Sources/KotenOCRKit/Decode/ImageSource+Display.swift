@@ -88,6 +88,24 @@ extension ImageSource {
         try displayImage(maxSide: maxSide).encoded(encoding, displayError)
     }
 
+    /// A thumbnail of the upright page as people see it: its longer side `maxSide` pixels (never enlarged), as a
+    /// baseline JPEG of `quality`. Made by libvips' thumbnail operation, so the page is never held whole at full
+    /// size: a JPEG is shrunk while it is decoded (DCT scaling), a PDF page rendered at the small size, other formats
+    /// decoded top to bottom in strips and reduced as they come; only the small image is then turned back from
+    /// `turn` (in memory). Pixels in memory are scaled as `displayImage(maxSide:)` does. Throws `ImageError` naming
+    /// the file.
+    package func encodedThumbnail(maxSide: Int, quality: Int = 80) throws -> Data {
+        if case .pixels = origin { return try encodedDisplay(.jpeg(quality: quality), maxSide: maxSide) }
+        let side = max(1, maxSide)
+        let small = try origin.thumbnail(name: name, page: directory, width: side, height: side)
+        var image = try small.apply(displayError) { kv_to_display8($0, $1) }
+        if turn != .upright {
+            image = try image.apply(displayError) { kv_memory_copy($0, $1) }   // a few hundred pixels a side
+            image = try image.apply(displayError) { kv_rotate_quarters($0, Int32(4 - turn.quarterTurns), $1) }
+        }
+        return try image.encoded(.jpeg(quality: quality), displayError)
+    }
+
     /// The page as people see it (`displayImage()`) cut to `region` (pixels of the upright page, clamped to it;
     /// nil: the whole page) and then turned clockwise by `clockwiseQuarterTurns` × 90°, encoded as PNG (lossless):
     /// a part or a turn of a IIIF image that its server cannot give (docs/iiif.md, "Parts and turns of an image").

@@ -130,6 +130,19 @@ extension OCRService {
         }
     }
 
+    /// A page's thumbnail: a JPEG of at most 200 pixels a side, made once and kept in the job's folder (its
+    /// validators the kept file's), or for a canvas the library's image (303).
+    func thumbnail(_ request: APIRequest) throws -> HTTPResponse {
+        let job = try job(request), n = request.page
+        try donePage(job, n)
+        let made: JobFiles.Thumbnail
+        do { made = try store.files.thumbnail(job, n, engine: engine) } catch { throw APIError(error) }
+        switch made {
+        case .elsewhere(let url): return HTTPResponse(status: 303, headers: [("Location", url)])
+        case .file(let url): return try Representation.file(url, contentType: "image/jpeg", for: request)
+        }
+    }
+
     /// What `GET /v1/jobs/{id}/result?format=…` gives: the job's PDF, its whole text, or a zip of a format's page
     /// files (docs/serve.md, "API").
     enum ResultDownload: Equatable {
@@ -194,6 +207,8 @@ enum JobJSON {
                 var entry: [String: Any] = ["n": page.n, "name": page.name, "state": state.state.rawValue]
                 if let error = state.error, state.state == .failed { entry["error"] = error }
                 if let lines = state.lines { entry["lines"] = lines }
+                if let label = page.label { entry["label"] = label }
+                if let labels = page.labels { entry["labels"] = labels }
                 return entry
             }
             var status: [String: Any] = [
@@ -203,6 +218,8 @@ enum JobJSON {
                 "pages": pages,
             ]
             if !progress.failures.isEmpty { status["failures"] = progress.failures }
+            if let label = job.record.label { status["label"] = label }
+            if let labels = job.record.labels { status["labels"] = labels }
             return status
         }
     }

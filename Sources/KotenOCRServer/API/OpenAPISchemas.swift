@@ -124,6 +124,10 @@ enum OpenAPISchemas {
             "failures": ["type": "array", "items": ["type": "string"],
                          "description": "failures after a page was read: one of its formats, or its input's PDF (the page stays done)"],
         ]
+        let labels: JSON = ["type": "object", "additionalProperties": ["type": "array", "items": ["type": "string"]],
+                            "description": "a IIIF language map: language → values (`none`: no language)"]
+        properties["label"] = ["type": "string", "description": "a IIIF job's: the manifest's label in one language (ja, else the first)"]
+        properties["labels"] = labels
         var required: [JSON] = ["id", "state", "progress", "links"]
         properties["proofreading"] = ["type": "object", "description": "GET /v1/jobs/{id} only",
                                       "required": ["pagesProofread", "linesCorrected", "characters", "modelCER"], "properties": [
@@ -137,6 +141,8 @@ enum OpenAPISchemas {
                 "state": ["type": "string", "enum": ["queued", "running", "done", "failed"]],
                 "error": ["type": "string"],
                 "lines": ["type": "integer"],
+                "label": ["type": "string", "description": "a canvas's label in one language"],
+                "labels": labels,
             ]]]
             required.append("pages")
         }

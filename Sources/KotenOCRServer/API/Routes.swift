@@ -19,7 +19,7 @@ extension OCRService {
                 Self.text(WebApp.html, type: "text/html; charset=utf-8")
             },
             Route("GET", "/app.css", .open, OperationDoc(summary: "the web app's style", answers: [Answer(status: 200, description: "CSS", content: ["text/css": ["type": "string"]])])) { _ in
-                Self.text(WebApp.css, type: "text/css; charset=utf-8")
+                Self.text(WebApp.style, type: "text/css; charset=utf-8")
             },
             Route("GET", "/app.js", .open, OperationDoc(summary: "the web app's script", answers: [Answer(status: 200, description: "JavaScript", content: ["text/javascript": ["type": "string"]])])) { _ in
                 Self.text(WebApp.script, type: "text/javascript; charset=utf-8")
@@ -105,6 +105,10 @@ extension OCRService {
                 Answer(status: 200, description: "the upright page", content: ["image/jpeg": ["type": "string", "format": "binary"]]),
                 Answer(status: 303, description: "a canvas's image, at the library", headers: ["Location": "the image's URL"]),
             ], errors: [.notFound, .pageFailed, .internal], conditional: true)) { [self] in try image($0) },
+            Route("GET", "/v1/jobs/{id}/pages/{n}/thumbnail", OperationDoc(summary: "a thumbnail of the page image (upright), JPEG, its longer side at most 200 pixels, made once and kept; a IIIF canvas's is the library's image", answers: [
+                Answer(status: 200, description: "the thumbnail", content: ["image/jpeg": ["type": "string", "format": "binary"]]),
+                Answer(status: 303, description: "a canvas's image, at the library", headers: ["Location": "the image's URL"]),
+            ], errors: [.notFound, .pageFailed, .internal], conditional: true)) { [self] in try thumbnail($0) },
             Route("GET", "/v1/jobs/{id}/result", OperationDoc(
                 summary: "the job's result once it is done: pdf (the default) one searchable PDF of every page; txt the whole text, each page followed by a form feed (U+000C); <format>-zip (or json, alto, page, hocr, html) a zip of the pages' files (0001.json, …)",
                 parameters: [OperationDoc.Parameter(name: "format", description: "pdf, txt (the whole text) or a zip of the pages' files (docs/serve.md)",

@@ -8,13 +8,22 @@ struct JobRecord: Codable, Sendable {
     struct Input: Codable, Sendable { let file: String; let name: String; let pageCount: Int }
     /// Page `n` (from 1): page `page` of input `input`. `file`: a canvas's results' path in `out/`
     /// (`<book>/<index>_<label>.jpg`, as `IIIFBook.batchInputs` names it).
-    struct Page: Codable, Sendable { let n: Int; let input: Int; let page: Int; let name: String; var file: String? = nil }
+    /// `label`, `labels`: a canvas's label (in one language, and in every language it has: a IIIF language map).
+    struct Page: Codable, Sendable {
+        let n: Int; let input: Int; let page: Int; let name: String; var file: String? = nil
+        var label: String? = nil
+        var labels: [String: [String]]? = nil
+    }
     let id: String
     let ruby: String
     let inputs: [Input]
     let pages: [Page]
     /// The IIIF manifest's URL, for a job of one.
     var manifest: String? = nil
+    /// The IIIF manifest's label, in one language (`ja`, else the first) and in every language it has (a IIIF
+    /// language map, `{"ja": ["…"], "en": ["…"]}`), for a job of one whose manifest has a label.
+    var label: String? = nil
+    var labels: [String: [String]]? = nil
     /// When the job was accepted (whole seconds): the time of its reading, PAGE XML's `Created` on every page
     /// (`ReadingTime.fixed`), the same after a restart. Nil in a job recorded before it was kept: the stored
     /// upload's modification time (the epoch).

@@ -140,11 +140,12 @@ final class JobIntake: @unchecked Sendable {
         let names = Self.canvasInputs(book, out: folder.appendingPathComponent("out"), scratch: files.run).map(\.relativePath)
         let pages = zip(book.canvases, names).enumerated().map { i, entry in
             JobRecord.Page(n: i + 1, input: 0, page: i, name: "canvas \(entry.0.index)" + (entry.0.label.map { " (\($0))" } ?? ""),
-                           file: entry.1)
+                           file: entry.1, label: entry.0.label, labels: entry.0.labels)
         }
         let input = JobRecord.Input(file: JobFiles.manifestFile, name: String(manifest.prefix(400)), pageCount: pages.count)
         do {
-            return try accept(JobRecord(id: id, ruby: ruby.rawValue, inputs: [input], pages: pages, manifest: manifest), folder: folder)
+            return try accept(JobRecord(id: id, ruby: ruby.rawValue, inputs: [input], pages: pages, manifest: manifest,
+                                         label: book.label, labels: book.labels), folder: folder)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error

@@ -7,7 +7,7 @@ enum WebApp {
     /// `GET /app.js`: the main script (`js`), then each of the app's parts in order. A part is plain JavaScript
     /// in its own closure that uses only `window.KotenApp` and listens for `koten:page` (a page shown: `detail`
     /// has `job`, `page`, `result` — the page's JSON — and `root`, its `.result` element).
-    static let parts: [String] = []
+    static let parts: [String] = [viewer, search]
     static var script: String { ([js] + parts).joined(separator: "\n") }
 
     /// `GET /` (text/html; charset=utf-8).
@@ -18,6 +18,7 @@ enum WebApp {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>KotenOCR</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="app.css">
 <script src="app.js" defer></script>
 </head>
@@ -31,6 +32,7 @@ enum WebApp {
 <main>
 <section id="upload" aria-labelledby="upload-title">
 <h2 id="upload-title" data-i18n="uploadTitle">Read pages</h2>
+<div id="mode" hidden><p class="mode-name"></p><p class="mode-hint" hidden><span></span> <code lang="en">koten-ocr models install --mode koten DIR</code>, <code lang="en">koten-ocr serve --mode koten</code></p></div>
 <div id="drop" role="button" tabindex="0" aria-describedby="drop-hint">
 <span id="drop-label" data-i18n="dropLabel">Drop images or a PDF here, or choose files</span>
 <span id="drop-hint" data-i18n="dropHint">PNG, JPEG, TIFF, WebP, PDF, or a zip of images. Several files make one job.</span>

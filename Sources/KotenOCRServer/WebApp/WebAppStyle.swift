@@ -2,6 +2,10 @@ extension WebApp {
     /// `GET /app.css`: the page's style. Line outlines in the colours of `viz` (horizontal #0072B2, vertical
     /// #D55E00, ruby #009E73: Okabe–Ito, told apart with colour blindness); the text over the image is transparent
     /// but selectable and found by the browser's search, as in the `html` format.
+    static var style: String { ([css] + styleParts).joined(separator: "\n") }
+    /// The style of the app's parts (WebApp.parts), after the page's.
+    static let styleParts: [String] = [viewerCSS, searchCSS]
+
     static let css = #"""
 :root{--blue:#0072b2;--vermilion:#d55e00;--green:#009e73;--ink:#1d1d1f;--muted:#5c5c66;--paper:#fff;--ground:#f2f1ee;--line:#d6d4cf}
 *{box-sizing:border-box}
@@ -43,16 +47,35 @@ h2{font-size:1.15rem;margin:.6rem 0}
 .downloads>span{color:var(--muted);font-size:.92rem}
 .downloads a{padding:.1rem .5rem;border:1px solid var(--line);border-radius:.3rem;text-decoration:none;font-size:.92rem}
 .downloads a:hover{background:#eaf3fa}
-.pages{list-style:none;margin:0;padding:0}
-.page{margin-top:1rem;padding-top:.8rem;border-top:1px solid var(--line)}
+.viewer{display:flex;gap:1rem;align-items:flex-start;margin-top:.6rem}
+.viewer[hidden]{display:none}
+.pagelist{flex:0 0 8.5rem;max-height:80vh;overflow-y:auto;border:1px solid var(--line);border-radius:.4rem;background:var(--ground)}
+.thumbs{list-style:none;margin:0;padding:.3rem}
+.tp{margin:0 0 .3rem}
+.thumb{display:flex;flex-direction:column;align-items:center;gap:.1rem;width:100%;padding:.25rem;border:2px solid transparent;background:var(--paper)}
+.tp[aria-current=page] .thumb{border-color:var(--blue);background:#eaf3fa}
+.tn{display:block;width:auto;max-width:100%;height:6.5rem;object-fit:contain;background:#e6e6ea}
+.tn:not([src]){width:4.6rem}
+.tl{font-size:.85rem;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.thumb .state{font-size:.75rem}
+.pageview{flex:1 1 auto;min-width:0}
+.pagebar{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem;margin:0 0 .5rem}
+.pagebar .jump{width:5rem;font:inherit;padding:.25rem .4rem;border:1px solid #888;border-radius:.3rem}
+.page{padding-top:.2rem}
+.page:focus{outline:none}
 .page h4{display:inline;margin:0 .8rem 0 0;font-size:1rem}
+.undo{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;margin:1rem 0;padding:.6rem 1rem;border-left:6px solid var(--blue);background:#eaf3fa}
+#mode{margin:.2rem 0 .8rem;color:var(--muted)}
+#mode p{margin:0}
+#mode code{background:var(--paper);padding:0 .3rem;border:1px solid var(--line);border-radius:.2rem;font-size:.9rem}
 .state{font-size:.92rem;padding:.05rem .5rem;border-radius:1rem;background:#e6e6ea}
 .state.running{background:#fff1c2}
 .state.done{background:#d7efe6}
 .state.failed{background:#fbd9c9}
 .page-error{color:#a33a00;margin:.3rem 0}
 .result{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start;margin-top:.6rem}
-.sheet{position:relative;margin:0;flex:0 1 auto;width:min(calc(100% - 21rem),calc(85vh * var(--ar,1)),var(--most,100%));background:#fff;box-shadow:0 0 3px #888;overflow:hidden}
+.stage{flex:0 1 auto;width:min(calc(100% - 21rem),calc(80vh * var(--ar,1)),var(--most,100%));max-height:82vh;overflow:auto;padding:3px}
+.sheet{position:relative;margin:0;width:100%;background:#fff;box-shadow:0 0 3px #888;overflow:hidden}
 .sheet img{display:block;width:100%;height:auto}
 .overlay{position:absolute;left:0;top:0;transform-origin:0 0}
 .ol{position:absolute;margin:0;white-space:nowrap;line-height:normal;color:transparent;transform-origin:0 0}
@@ -78,7 +101,7 @@ rt{font-size:.6em;color:var(--green)}
 mark.low{background:#ffd54f;color:inherit;border-radius:.15rem}
 .weak-title{font-size:.92rem;margin:.8rem 0 .2rem;color:var(--muted)}
 footer{padding:1rem 1.5rem;color:var(--muted);font-size:.9rem}
-@media (max-width:48rem){.sheet{width:min(100%,var(--most,100%))}}
+@media (max-width:48rem){.stage{width:min(100%,var(--most,100%))}.viewer{flex-direction:column}.pagelist{flex-basis:auto;max-height:9rem;width:100%}.thumbs{display:flex;gap:.3rem}}
 @media (prefers-reduced-motion:reduce){*{transition:none!important}}
 """#
 }

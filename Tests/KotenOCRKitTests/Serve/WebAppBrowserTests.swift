@@ -37,6 +37,8 @@ struct WebAppBrowserTests {
             /// A library's page: its attribution and rights as shown, and the rights link.
             let credit: String?
             let rights: String?
+            /// Its heading (`Page 1 · <its canvas's label or file name>`).
+            let name: String?
         }
         struct Job: Decodable {
             let id: String
@@ -117,7 +119,7 @@ struct WebAppBrowserTests {
         let vertical = try #require(report.jobs.first { $0.title == "vertical_with_ruby.png" }, "\(report.jobs.map(\.title))")
         #expect(scan.pages.map(\.n) == [1] && book.pages.map(\.n) == [1, 2] && vertical.pages.map(\.n) == [1])
         for job in [scan, book, vertical] {
-            #expect(job.state == "done" && job.downloads.sorted() == (formats + ["pdf"]).sorted(), "\(job.title): \(job.state), \(job.downloads)")
+            #expect(job.state == "done" && job.downloads.sorted() == (formats + ["pdf", "txt-book"]).sorted(), "\(job.title): \(job.state), \(job.downloads)")
             for page in job.pages {
                 let shown = page.state == "done" && !page.lines.isEmpty && page.listLang == "ja"
                 #expect(shown, "\(job.title) page \(page.n): \(page.state), \(page.lines.count) lines")
@@ -126,7 +128,7 @@ struct WebAppBrowserTests {
         }
         #expect(report.statusEn.allSatisfy { $0.hasPrefix("Done") }, "\(report.statusEn)")
         // Every download link answers with its document.
-        let linkCount = 3 * 7 + 4 * 6   // each job: its PDF and six zips; each page: six formats
+        let linkCount = 3 * 8 + 4 * 6   // each job: its PDF, its whole text and six zips; each page (shown in turn): six formats
         #expect(report.links.count == linkCount)
         for link in report.links {
             #expect(link.status == 200, "\(link.href): HTTP \(link.status) \(link.type ?? "")")
@@ -240,8 +242,9 @@ extension IIIFReadingTests {
         let report = try JSONDecoder().decode(WebAppBrowserTests.Report.self, from: Data(run.stdout.utf8))
 
         let book = try #require(report.jobs.first, "no job shown")
-        #expect(report.jobs.count == 1 && book.title == manifest && book.state == "done", "\(report.jobs.map { ($0.title, $0.state) })")
-        #expect(book.downloads.sorted() == ["alto", "hocr", "html", "json", "page", "pdf", "txt"])
+        // Titled by the manifest's label (docs/iiif.md), not its URL.
+        #expect(report.jobs.count == 1 && book.title == "試験の本" && book.state == "done", "\(report.jobs.map { ($0.title, $0.state) })")
+        #expect(book.downloads.sorted() == ["alto", "hocr", "html", "json", "page", "pdf", "txt", "txt-book"])
         #expect(book.pages.map(\.n) == [1, 2])
         for page in book.pages {
             #expect(page.state == "done" && !page.lines.isEmpty && page.listLang == "ja", "canvas \(page.n): \(page.state), \(page.lines.count) lines")
@@ -256,13 +259,20 @@ extension IIIFReadingTests {
         #expect(asked.contains { $0.contains("/iiif/page1/") } && asked.contains { $0.contains("/iiif/page2/") }, "\(asked.suffix(10))")
         // Canvas 1 (the horizontal page): the text over the image and beside it is the server's JSON, in reading order.
         let json = try curl("\(server.base)/v1/jobs/\(book.id)/pages/1?format=json").json
+        // Each page named by its canvas's label (the job's JSON carries it), not by `canvas <n> (…)`.
+        let status = try curl("\(server.base)/v1/jobs/\(book.id)").json
+        let labels = (status["pages"] as? [[String: Any]] ?? []).map { $0["label"] as? String ?? "" }
+        #expect(status["label"] as? String == "試験の本" && labels.count == 2 && labels.allSatisfy { !$0.isEmpty }, "\(status)")
+        for (page, label) in zip(book.pages, labels) {
+            #expect(page.name?.hasSuffix(" · \(label)") == true, "canvas \(page.n): \(page.name ?? "-"), its label \(label)")
+        }
         let texts = (json["lines"] as? [[String: Any]] ?? []).filter { $0["kind"] == nil && $0["lowConfidence"] == nil }
             .compactMap { $0["text"] as? String }
         let first = try #require(book.pages.first)
         #expect(texts.count > 3 && first.list == texts && first.lines.map(\.text) == texts,
                 "the server's \(texts); the list \(first.list); over the image \(first.lines.map(\.text))")
         // Every download link answers; the job's PDF, through the page's link, is searchable with the text shown.
-        #expect(report.links.count == 7 + 2 * 6)
+        #expect(report.links.count == 8 + 2 * 6)
         for link in report.links { #expect(link.status == 200, "\(link.href): HTTP \(link.status)") }
         let download = try #require(report.downloads.first { $0.job == book.id })
         #expect(download.suggestedFilename == "v3.pdf", "saved as \(download.suggestedFilename ?? "-") (…/v3/manifest.json)")
