@@ -115,6 +115,13 @@ extension OCRService {
                                            "text/plain": ["type": "string"]],
                                  headers: ["Content-Disposition": "attachment; the file name"])],
                 errors: [.badOption, .notFound, .notDone, .internal], conditional: true)) { [self] in try await result($0) },
+            Route("GET", "/v1/jobs/{id}/groundtruth", OperationDoc(
+                summary: "ground truth for training, once the job is done: a zip of the proofread pages' lines (or ?scope=corrected: every corrected line), each line's image as the recogniser saw it with its text (<page>_<line>.png, .gt.txt; rec_gt.txt), and the pages' PAGE XML with their images (docs/serve.md)",
+                parameters: [Self.scopeParameter],
+                answers: [Answer(status: 200, description: "application/zip, named after the job (Content-Disposition)",
+                                 content: ["application/zip": ["type": "string", "format": "binary"]],
+                                 headers: ["Content-Disposition": "attachment; the file name"])],
+                errors: [.badOption, .notFound, .notDone, .undecodable, .memory, .clientClosed, .internal], conditional: true)) { [self] in try await groundTruth($0) },
         ]
     }
 
