@@ -43,7 +43,7 @@ def seed_job(work, result, pages):
 
 
 def run_edits(make_server, request, multipart, page_path, edits, pages, reading, corpus_dir, log_dir, ready_timeout):
-    """Runs the edits; returns the lines to print. `make_server(work)` gives a started-able `Server` on `work`;
+    """Runs the edits; returns the lines to print (the PATCHes' p50/p95/p99, the GETs', the load average). `make_server(work)` gives a started-able `Server` on `work`;
     `corpus_dir`: the folder the work directory (and so corpus.sqlite) is made in (e.g. /dev/shm), None for log_dir."""
     with open(page_path, "rb") as f:
         data = f.read()
@@ -69,11 +69,13 @@ def run_edits(make_server, request, multipart, page_path, edits, pages, reading,
                                     {"Content-Type": f"multipart/form-data; boundary={boundary}"}, 120)
         reader = json.loads(posted)["id"] if status == 202 else None
         rng = random.Random(36)
-        latencies, refused, read_during = [], {}, 0
+        latencies, gets, refused, read_during = [], [], {}, 0
         loads = [open("/proc/loadavg").read().split()[0]]
         for i in range(edits):
             n = rng.randint(1, pages)
+            t = time.monotonic()
             status, headers, page = request(server.port, "GET", f"/v1/jobs/{job}/pages/{n}", timeout=60)
+            gets.append(time.monotonic() - t)
             doc = json.loads(page)
             ids = [l["id"] for l in doc.get("lines", []) if not l.get("deleted")]
             if not ids:
@@ -102,7 +104,8 @@ def run_edits(make_server, request, multipart, page_path, edits, pages, reading,
         lines.append(f"- edits ({where}: {work}/corpus.sqlite): {len(ms)} PATCHes answered 200 on a {pages}-page job "
                      f"(its readings stored at start-up in {synced:.1f} s), refused {refused or 'none'}; "
                      f"p50 {_percentile(ms, 50):.1f} ms, p95 {_percentile(ms, 95):.1f} ms, p99 {_percentile(ms, 99):.1f} ms, "
-                     f"max {max(ms, default=float('nan')):.1f} ms; the job being read beside them was running at "
+                     f"max {max(ms, default=float('nan')):.1f} ms (the page's GET before each, no write: p50 "
+                     f"{_percentile([1000 * x for x in gets], 50):.1f} ms, p95 {_percentile([1000 * x for x in gets], 95):.1f} ms); the job being read beside them was running at "
                      f"{read_during} of {len(loads) - 1} checks (pages done by the end: "
                      f"{state.get('progress', {}).get('done', '?')} of {reading}); load average during: "
                      f"{', '.join(loads)}")

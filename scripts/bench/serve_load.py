@@ -26,6 +26,11 @@ of VmRSS of the server and its children, read from /proc every 100 ms) at its pe
 VmHWM. At the end koten-ocr's /v1/status (queue empty, nothing running) and /metrics (its own count of /v1/ocr
 requests by status against the clients') are checked. Prints the machine (CPUs, load), one Markdown table (a row
 per level and server), then a line per server for peak memory against the budget.
+
+Then the edits (scripts/bench/serve_edits.py; --edits 0 leaves them out, --edits-only runs them alone): PATCHes on a
+1,000-page job seeded without OCR while another job's pages are read, each edit's p50/p95/p99 wall latency and the
+load average beside them (docs/serve.md, "Proofreading": "Edit latency"). --edits-dir /dev/shm puts their corpus on
+tmpfs (no flush to a disk).
 """
 import argparse
 import http.client
