@@ -4,7 +4,8 @@
     .deps/iiif/bin/python scripts/iiif-check.py MANIFEST BASE FOLDER
 
 MANIFEST is the run's manifest.json; BASE the --iiif-base the run used and FOLDER the output folder it stands for
-(ids under BASE are read from FOLDER). Presentation 3 is loaded with iiif-prezi3 (the manifest and each
+(ids under BASE are read from FOLDER; an annotation page embedded in the manifest, as koten-ocr serve's
+`result?format=iiif` gives them, is read where it is). Presentation 3 is loaded with iiif-prezi3 (the manifest and each
 AnnotationPage, pydantic models of the 3.0 specification), 2.1 with iiif-prezi's ManifestReader (the manifest and
 each sc:AnnotationList). Every annotation must be a supplementing TextualBody in Japanese (2.1: sc:painting
 cnt:ContentAsText) whose target is `<its canvas>#xywh=x,y,w,h` inside the canvas. Prints one JSON object:
@@ -53,8 +54,11 @@ def annotated_canvases(canvases, version, load, base, folder):
     for canvas in canvases:
         lines = []
         for reference in canvas.get(refs, []):
-            with open(local(reference[ident], base, folder)) as f:
-                document = json.load(f)
+            if items in reference:                    # embedded in the manifest (koten-ocr serve's result?format=iiif)
+                document = reference
+            else:
+                with open(local(reference[ident], base, folder)) as f:
+                    document = json.load(f)
             load(document)
             if document.get(kind) != list_type or document.get(ident) != reference[ident]:
                 fail("%s is not the %s its canvas references" % (reference[ident], list_type))

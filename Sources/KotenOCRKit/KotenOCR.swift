@@ -117,7 +117,7 @@ public final class KotenOCR: @unchecked Sendable {
     }
 
     /// The pipeline of `mode`, its models registered with the store, the mode active, diagnostics attached.
-    private func activate(_ mode: OCRMode) async throws -> any ModePipeline {
+    func activate(_ mode: OCRMode) async throws -> any ModePipeline {
         let pipeline = try self.pipeline(for: mode)
         await store.register(mode, models: pipeline.models)
         await store.activate(mode)

@@ -26,6 +26,11 @@ of VmRSS of the server and its children, read from /proc every 100 ms) at its pe
 VmHWM. At the end koten-ocr's /v1/status (queue empty, nothing running) and /metrics (its own count of /v1/ocr
 requests by status against the clients') are checked. Prints the machine (CPUs, load), one Markdown table (a row
 per level and server), then a line per server for peak memory against the budget.
+
+Then the edits (scripts/bench/serve_edits.py; --edits 0 leaves them out, --edits-only runs them alone): PATCHes on a
+1,000-page job seeded without OCR while another job's pages are read, each edit's p50/p95/p99 wall latency and the
+load average beside them (docs/serve.md, "Proofreading": "Edit latency"). --edits-dir /dev/shm puts their corpus on
+tmpfs (no flush to a disk).
 """
 import argparse
 import http.client
@@ -433,6 +438,15 @@ def main():
                     help="a server whose tree's resident memory passes this is killed (default 6GB)")
     ap.add_argument("--ready-timeout", type=float, default=300)
     ap.add_argument("--log-dir", default=os.path.join(ROOT, ".build"))
+    ap.add_argument("--edits", type=int, default=1000,
+                    help="PATCHes on a seeded job's pages while another job is read (scripts/bench/serve_edits.py; "
+                         "0: none; default %(default)s)")
+    ap.add_argument("--edits-pages", type=int, default=1000, help="pages of the seeded job (default %(default)s)")
+    ap.add_argument("--edits-reading", type=int, default=40,
+                    help="pages of the job read beside the edits (default %(default)s)")
+    ap.add_argument("--edits-dir", help="folder for the edits' work directory and so its corpus.sqlite (e.g. "
+                    "/dev/shm; default --log-dir)")
+    ap.add_argument("--edits-only", action="store_true", help="the edits alone, no load levels")
     args = ap.parse_args()
     budget_text, args.budget = args.budget, size_bytes(args.budget)
 
@@ -502,11 +516,13 @@ def main():
               flush=True)
 
     rows, checks = [], []
+    if args.edits_only:
+        servers = []
     try:
         for server in servers:
             server.samplers, server.totals, server.starts = [], {"sent": 0, "answered": 0}, 1
             bring_up(server)
-        for clients in levels:
+        for clients in levels if servers else []:
             for server in servers:
                 settled, idle = settle(server, args.settle)
                 if not idle and server.proc.poll() is None:   # still busy with requests given up: start afresh
@@ -537,6 +553,18 @@ def main():
             if server.name == "koten-ocr" and server.proc.poll() is None:
                 settle(server, args.settle)
                 checks += koten_checks(server, server.totals)
+        if args.edits > 0 and "koten" in args.servers:
+            for server in servers:
+                server.stop()                         # the machine to the edits and the job read beside them
+            import serve_edits
+            def edits_server(folder):
+                return Server("koten-ocr edits", [args.koten, "serve", "--host", "127.0.0.1", "--port", "{port}", "--mode",
+                              "ppocr", "--models", args.models, "--memory-budget", budget_text, "--work-dir", folder]
+                              + args.koten_arg, "/v1/ocr", "file", "/readyz", koten_page, args.log_dir)
+            print(f"serve_load: edits: {args.edits} PATCHes on a {args.edits_pages}-page job while {args.edits_reading} "
+                  f"pages are read; load average {loadavg()}", flush=True)
+            checks += serve_edits.run_edits(edits_server, request, multipart, images[0], args.edits, args.edits_pages,
+                                            args.edits_reading, args.edits_dir, args.log_dir, args.ready_timeout)
     finally:
         for server in servers:
             for sampler in getattr(server, "samplers", []):

@@ -51,7 +51,7 @@ extension OCRService {
     }
 
     /// How many text lines (not flagged `lowConfidence`) the result JSON at `url` has: the lines the corpus stores.
-    private static func textLineCount(_ url: URL) throws -> Int {
+    static func textLineCount(_ url: URL) throws -> Int {
         try JSONDecoder().decode(PageResult.self, from: Data(contentsOf: url)).textLines.count
     }
 

@@ -146,20 +146,21 @@ extension OCRService {
     /// What `GET /v1/jobs/{id}/result?format=…` gives: the job's PDF, its whole text, or a zip of a format's page
     /// files (docs/serve.md, "API").
     enum ResultDownload: Equatable {
-        case pdf, text, zip(ResultFormat)
+        case pdf, text, iiif, zip(ResultFormat)
 
         /// The formats whose page files are zipped.
         static let zipped: [ResultFormat] = [.json, .txt, .alto, .pageXML, .hocr, .html]
 
         /// Every value `format` takes: `pdf`, `txt` (the whole text), `<format>-zip` for each zipped format, and
         /// the zipped formats' bare names but `txt` (a zip, as before `txt` became the whole text).
-        static let names: [String] = ["pdf", "txt"] + zipped.map { "\($0.rawValue)-zip" } + zipped.filter { $0 != .txt }.map(\.rawValue)
+        static let names: [String] = ["pdf", "txt", "iiif"] + zipped.map { "\($0.rawValue)-zip" } + zipped.filter { $0 != .txt }.map(\.rawValue)
 
         init(_ text: String) throws(APIError) {
             let name = text.lowercased()
             switch name {
             case "pdf": self = .pdf
             case "txt": self = .text
+            case "iiif": self = .iiif
             default:
                 let bare = name.hasSuffix("-zip") ? String(name.dropLast(4)) : name
                 guard let format = ResultFormat(rawValue: bare), Self.zipped.contains(format) else {
@@ -190,6 +191,14 @@ extension OCRService {
             let url: URL
             do { url = try store.files.wholeText(job, corrections: corrections, engine: engine) } catch { throw APIError(error) }
             return try Representation.file(url, contentType: Self.contentType(.txt), headers: named(".txt"), for: request)
+        case .iiif:
+            let data = try iiifManifest(job, origin: origin(request), corrections: corrections)
+            let representation = Representation(
+                etag: "\"iiif-\(String(SHA256.hex(data).prefix(16)))\"", lastModified: Date(),
+                contentType: "application/ld+json;profile=\"http://iiif.io/api/presentation/3/context.json\"", extraHeaders: named("-manifest.json"))
+            return try representation.answer(request, size: { Int64(data.count) }) { offset, length in
+                .data(data.subdata(in: Int(offset)..<Int(offset + length)))
+            }
         case .zip(let format):
             let zip: URL
             do { zip = try store.files.resultZip(job, format, corrections: corrections, engine: engine) } catch { throw APIError(error) }

@@ -110,15 +110,22 @@ extension OCRService {
                 Answer(status: 303, description: "a canvas's image, at the library", headers: ["Location": "the image's URL"]),
             ], errors: [.notFound, .pageFailed, .internal], conditional: true)) { [self] in try thumbnail($0) },
             Route("GET", "/v1/jobs/{id}/result", OperationDoc(
-                summary: "the job's result once it is done: pdf (the default) one searchable PDF of every page; txt the whole text, each page followed by a form feed (U+000C); <format>-zip (or json, alto, page, hocr, html) a zip of the pages' files (0001.json, …)",
-                parameters: [OperationDoc.Parameter(name: "format", description: "pdf, txt (the whole text) or a zip of the pages' files (docs/serve.md)",
+                summary: "the job's result once it is done: pdf (the default) one searchable PDF of every page; txt the whole text, each page followed by a form feed (U+000C); iiif a IIIF Presentation 3 manifest, each page's lines as annotations on its canvas; <format>-zip (or json, alto, page, hocr, html) a zip of the pages' files (0001.json, …)",
+                parameters: [OperationDoc.Parameter(name: "format", description: "pdf, txt (the whole text), iiif (a IIIF manifest with the lines as annotations) or a zip of the pages' files (docs/serve.md)",
                                                     schema: ["type": "string", "enum": .strings(ResultDownload.names)]),
                              Self.textParameter],
                 answers: [Answer(status: 200, description: "application/pdf, text/plain or application/zip, named after the job (Content-Disposition)",
                                  content: ["application/pdf": ["type": "string", "format": "binary"], "application/zip": ["type": "string", "format": "binary"],
-                                           "text/plain": ["type": "string"]],
+                                           "text/plain": ["type": "string"], "application/ld+json": ["type": "object"]],
                                  headers: ["Content-Disposition": "attachment; the file name"])],
                 errors: [.badOption, .notFound, .notDone, .internal], conditional: true)) { [self] in try await result($0) },
+            Route("GET", "/v1/jobs/{id}/groundtruth", OperationDoc(
+                summary: "ground truth for training, once the job is done: a zip of the proofread pages' lines (or ?scope=corrected: every corrected line), each line's image as the recogniser saw it with its text (<page>_<line>.png, .gt.txt; rec_gt.txt), and the pages' PAGE XML with their images (docs/serve.md)",
+                parameters: [Self.scopeParameter],
+                answers: [Answer(status: 200, description: "application/zip, named after the job (Content-Disposition)",
+                                 content: ["application/zip": ["type": "string", "format": "binary"]],
+                                 headers: ["Content-Disposition": "attachment; the file name"])],
+                errors: [.badOption, .notFound, .notDone, .undecodable, .memory, .clientClosed, .internal], conditional: true)) { [self] in try await groundTruth($0) },
         ]
     }
 

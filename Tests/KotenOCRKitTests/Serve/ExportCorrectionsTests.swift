@@ -10,7 +10,7 @@ import KotenOCRTestSupport
 /// schemas and keep the engine's reading beside the corrected one.
 @Suite("serve: exports with corrections, in-process")
 struct ExportCorrectionsTests {
-    @Test("a corrected page in txt, alto, page, hocr, html, the whole text, a zip and the PDF; text=model the engine's")
+    @Test("a corrected page in txt, alto, page, hocr, html, the whole text, a zip, the PDF and the IIIF manifest; text=model the engine's")
     func exports() async throws {
         let api = try await sharedAPI()
         let dir = try TestPaths.temporaryDirectory("export-corrections")
@@ -72,6 +72,22 @@ struct ExportCorrectionsTests {
         let modelPDF = dir.appendingPathComponent("model.pdf")
         try await api.call("GET", "/v1/jobs/\(id)/result?format=pdf&text=model").body.write(to: modelPDF)
         #expect(withoutWhitespace(try KotenOCRKitTests.pdfText(modelPDF)).contains(withoutWhitespace(targetText)))
+
+        // The IIIF manifest: each page's lines as annotations on its canvas, the current text; iiif-prezi3 loads it.
+        let iiif = try await api.call("GET", "/v1/jobs/\(id)/result?format=iiif")
+        #expect(iiif.status == 200 && iiif.header("Content-Type")?.hasPrefix("application/ld+json") == true, "\(iiif.text.prefix(300))")
+        let manifestFile = dir.appendingPathComponent("manifest.json")
+        try iiif.body.write(to: manifestFile)
+        let checked = try IIIFServer.check(manifestFile, base: "http://127.0.0.1:8080", folder: dir)
+        let canvases = try #require(checked["canvases"] as? [[String: Any]])
+        let annotated = (canvases.first?["lines"] as? [[String: Any]])?.compactMap { $0["text"] as? String } ?? []
+        #expect(canvases.count == 1 && canvases.first?["id"] as? String == "http://127.0.0.1:8080/v1/jobs/\(id)/pages/1/canvas")
+        #expect(annotated.contains(corrected) && !annotated.contains(targetText) && !annotated.contains(goneText), "\(annotated)")
+        let modelIIIF = try await api.call("GET", "/v1/jobs/\(id)/result?format=iiif&text=model")
+        try modelIIIF.body.write(to: manifestFile)
+        let modelLines = ((try IIIFServer.check(manifestFile, base: "http://127.0.0.1:8080", folder: dir)["canvases"] as? [[String: Any]])?
+            .first?["lines"] as? [[String: Any]])?.compactMap { $0["text"] as? String } ?? []
+        #expect(modelLines.contains(targetText) && modelLines.contains(goneText) && !modelLines.contains(corrected))
 
         // A second edit makes new files (the old ones gone): the export follows the page.
         let again = try JSONSerialization.data(withJSONObject: ["lines": [["id": targetID, "text": corrected + "二"]]])
