@@ -19,7 +19,7 @@ extension OCRService {
                 Self.text(WebApp.html, type: "text/html; charset=utf-8")
             },
             Route("GET", "/app.css", .open, OperationDoc(summary: "the web app's style", answers: [Answer(status: 200, description: "CSS", content: ["text/css": ["type": "string"]])])) { _ in
-                Self.text(WebApp.css, type: "text/css; charset=utf-8")
+                Self.text(WebApp.stylesheet, type: "text/css; charset=utf-8")
             },
             Route("GET", "/app.js", .open, OperationDoc(summary: "the web app's script", answers: [Answer(status: 200, description: "JavaScript", content: ["text/javascript": ["type": "string"]])])) { _ in
                 Self.text(WebApp.script, type: "text/javascript; charset=utf-8")

@@ -7,8 +7,11 @@ enum WebApp {
     /// `GET /app.js`: the main script (`js`), then each of the app's parts in order. A part is plain JavaScript
     /// in its own closure that uses only `window.KotenApp` and listens for `koten:page` (a page shown: `detail`
     /// has `job`, `page`, `result` — the page's JSON — and `root`, its `.result` element).
-    static let parts: [String] = []
+    static let parts: [String] = [proofreadingJS]
     static var script: String { ([js] + parts).joined(separator: "\n") }
+    /// `GET /app.css`: the main style (`css`), then each part's.
+    static let styleParts: [String] = [proofreadingCSS]
+    static var stylesheet: String { ([css] + styleParts).joined(separator: "\n") }
 
     /// `GET /` (text/html; charset=utf-8).
     static let html = #"""
