@@ -445,7 +445,7 @@ async function change(P, body) {
   try {
     let r = await patch(P, body);
     if (r.kind === "stale" && (await refresh(P))) r = {kind: "stale-shown"};
-    if (r.ok) { P.msgEl.dataset.kind = ""; return true; }
+    if (r.ok) { P.msgEl.dataset.kind = ""; say(P.msgEl, "saved"); return true; }
     P.msgEl.dataset.kind = r.kind;
     if (r.kind === "stale-shown") say(P.msgEl, "staleGone");
     else if (r.kind === "other") say(P.msgEl, "actionFailed", r.message);
