@@ -305,6 +305,7 @@ async function open(P, id) {
   localised(field, el => el.setAttribute("aria-label", t("field", position)));
   field.value = line.text || "";
   const picture = crop(P, line, vertical, li.clientWidth - 24);
+  if (vertical) field.style.minHeight = `max(12em, ${picture.style.height})`;   // the field as tall as its column's image
   localised(picture, el => el.setAttribute("aria-label", t("crop", position)));
   const model = say(h("p", {class: "pr-engine"}), "model", line.modelText || "∅");
   const msg = h("p", {class: "pr-edit-msg", role: "alert"});
@@ -605,7 +606,7 @@ async function addLine(P) {
 .pr-editor{writing-mode:horizontal-tb;display:flex;flex-direction:column;gap:.35rem}
 .pr-pair{display:flex;gap:.6rem;align-items:flex-start}
 .pr-h .pr-pair{flex-direction:column;align-items:stretch}
-.pr-v .pr-pair{flex-direction:row-reverse;justify-content:flex-end}
+.pr-v .pr-pair{flex-direction:row-reverse;justify-content:flex-end;align-items:stretch}
 .pr-crop{flex:none;background-repeat:no-repeat;background-color:#fff;box-shadow:0 0 2px #666;max-width:100%}
 .pr-field{font:inherit;font-size:1.25rem;line-height:1.6;padding:.3rem .45rem;border:2px solid var(--blue);border-radius:.3rem;background:#fff;color:var(--ink);resize:none}
 .pr-h .pr-field{width:100%;min-height:2.6em}
