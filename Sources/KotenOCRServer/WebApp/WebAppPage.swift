@@ -7,7 +7,7 @@ enum WebApp {
     /// `GET /app.js`: the main script (`js`), then each of the app's parts in order. A part is plain JavaScript
     /// in its own closure that uses only `window.KotenApp` and listens for `koten:page` (a page shown: `detail`
     /// has `job`, `page`, `result` — the page's JSON — and `root`, its `.result` element).
-    static let parts: [String] = [viewer, search]
+    static let parts: [String] = [viewer, search, proofreadingJS]
     static var script: String { ([js] + parts).joined(separator: "\n") }
 
     /// `GET /` (text/html; charset=utf-8).

@@ -4,7 +4,7 @@ extension WebApp {
     /// but selectable and found by the browser's search, as in the `html` format.
     static var style: String { ([css] + styleParts).joined(separator: "\n") }
     /// The style of the app's parts (WebApp.parts), after the page's.
-    static let styleParts: [String] = [viewerCSS, searchCSS]
+    static let styleParts: [String] = [viewerCSS, searchCSS, proofreadingCSS]
 
     static let css = #"""
 :root{--blue:#0072b2;--vermilion:#d55e00;--green:#009e73;--ink:#1d1d1f;--muted:#5c5c66;--paper:#fff;--ground:#f2f1ee;--line:#d6d4cf}
