@@ -4,7 +4,7 @@ DevTools protocol on a pipe (the `Browser` class of scripts/webapp_cdp.py, the d
 library only, nothing beyond the app's loopback address). Used by Tests/KotenOCRKitTests/Serve/WebAppProofreadingTests.
 
 One job of two pages (VERTICAL: page 1, HORIZONTAL: page 2) is chosen through the page's file input; once both are
-shown, a second tab opens the app (the same job, the same revision). In the first tab, on page 2: a line clicked
+read (the viewer shows one page at a time: `KotenApp.showPage`), a second tab opens the app (the same job, the same revision). In the first tab, on page 2: a line clicked
 and retyped through an input method (DevTools `Input.imeSetComposition`, an Enter sent while the composition is
 open, then `Input.insertText`), Enter saving and moving on, Escape cancelling, Tab / Shift+Tab moving, a line
 corrected, a line marked as not text (Delete), undone, marked again. The second tab, stale, saves the line the
@@ -55,6 +55,14 @@ class Tab:
                 raise RuntimeError(f"{what}: the page shows an error: " + self.js("document.getElementById('error-text').textContent"))
             if time.monotonic() > deadline: raise TimeoutError(f"{what} (waited {timeout:.0f} s)")
             time.sleep(0.1)
+
+    def show(self, n, timeout=120):
+        """Shows page `n` of the tab's job (the viewer shows one page at a time) and waits until it is shown with its
+        proofreading bar."""
+        self.until("!!document.querySelector('.job[data-job]')", "the job shown", timeout)
+        job = self.js("document.querySelector('.job[data-job]').dataset.job")
+        self.js(f"window.KotenApp.showPage('{job}', {n}); true")
+        self.until(f"!!document.querySelector('.page[data-page=\"{n}\"][data-loaded=true] .pr-bar')", f"page {n} shown with its proofreading", timeout)
 
     def key(self, name, code, keycode, text=None, shift=False):
         for kind in ("keyDown", "keyUp"):
@@ -115,12 +123,12 @@ def main():
         root = b.send("DOM.getDocument", session=a.s)["root"]["nodeId"]
         node = b.send("DOM.querySelector", {"nodeId": root, "selector": "#file"}, session=a.s)["nodeId"]
         b.send("DOM.setFileInputFiles", {"files": [os.path.abspath(args.vertical), os.path.abspath(args.horizontal)], "nodeId": node}, session=a.s)
-        ready = "document.querySelectorAll('.page[data-loaded=true] .pr-bar').length === 2"
-        a.until(ready, "both pages shown with their proofreading", args.timeout)
+        a.show(1, args.timeout)
+        a.show(2, args.timeout)
         report["job"] = a.js("document.querySelector('.job').dataset.job")
         # The second tab: the same job (the browser remembers it), the same revision.
         t2 = Tab(b, args.url, args.out, report)
-        t2.until(ready, "the second tab shows both pages", 90)
+        t2.show(2, 90)
         b.send("Target.activateTarget", {"targetId": a.target})
 
         P2 = PAGE.format(n=2)
@@ -206,6 +214,7 @@ def main():
 
         # 9. Page 1: a vertical line clicked over the image, edited in vertical writing (screenshots ja, en).
         P1 = PAGE.format(n=1)
+        a.show(1)
         vids = a.js(f"[...{P1}.querySelectorAll('ol.lines > li[data-id]')].map(li => li.dataset.id)")
         a.js("document.getElementById('lang').click()")
         a.click_at(f"{P1}.querySelector('.overlay .ol[data-id=\"{vids[0]}\"]')")
@@ -225,6 +234,7 @@ def main():
         if a.js(editing(P1)): a.escape()
 
         # 10. Offline: the save refused, said so, the text kept in the field; online again, Enter saves it.
+        a.show(2)
         a.click_at(li(P2, ids[4]))
         a.until(f"{editing(P2)} === '{ids[4]}' && document.activeElement.classList.contains('pr-field')", "line 5's field")
         b.send("Input.insertText", {"text": "（試）"}, session=a.s)
@@ -254,12 +264,14 @@ def main():
         # 12. A reload shows the edits.
         b.send("Page.reload", session=a.s)
         b.wait_event("Page.loadEventFired", timeout=30)
-        a.until(ready, "both pages shown after the reload", 90)
+        a.show(1, 90)
+        page1 = a.js(f"[...{P1}.querySelectorAll('ol.lines > li[data-id]')].map(li => li.querySelector('.pr-text').textContent)")
+        a.show(2, 90)
         report["reloaded"] = a.js(f"""(() => ({{
           page2: [...{P2}.querySelectorAll('ol.lines > li[data-id]')].map(li => ({{id: li.dataset.id, text: li.querySelector('.pr-text').textContent,
                  corrected: li.classList.contains('pr-corrected'), deleted: li.classList.contains('pr-deleted')}})),
-          page1: [...{P1}.querySelectorAll('ol.lines > li[data-id]')].map(li => li.querySelector('.pr-text').textContent),
           state: {P2}.querySelector('.result').dataset.proofState, figures: {P2}.querySelector('.pr-figures').textContent }}))()""")
+        report["reloaded"]["page1"] = page1
         a.js(f"{P2}.querySelector('.pr-show-model').click()")
         report["modelShown"] = a.js(f"getComputedStyle({li(P2, ids[0])}.querySelector('.pr-model')).display !== 'none' && {li(P2, ids[0])}.querySelector('.pr-model').textContent")
 
@@ -274,6 +286,7 @@ def main():
         os.replace(pdf, report["pdf"])
 
         # 14. A line drawn on page 1's image (a mouse drag over its second column): read by the engine and added.
+        a.show(1)
         a.js(f"{P1}.querySelector('.pr-draw').click()")
         a.until(f"!!{P1}.querySelector('.pr-box')", "the drawing box")
         target = vids[1] if len(vids) > 1 else vids[0]

@@ -575,6 +575,8 @@ async function addLine(P) {
 
     /// The proofreading's style, appended to `/app.css`.
     static let proofreadingCSS = #"""
+/* while a line is edited its field shows the line enlarged: the viewer's loupe (sticky over the list) steps aside */
+.side:has(li.pr-editing) .loupe{visibility:hidden}
 .pr-bar{margin:0 0 .6rem;padding:.5rem .7rem;border:1px solid var(--line);border-radius:.4rem;background:#fafaf8}
 .pr-row{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem .6rem;margin:.2rem 0}
 .pr-title{margin:0;font-size:.95rem}

@@ -107,17 +107,25 @@ function loupeOf(root) {
   const side = root.querySelector(".side");
   side.prepend(box);
   const W = Number(sheet.dataset.width) || 1, H = Number(sheet.dataset.height) || 1;
-  const show = n => {
-    const line = root.querySelector(`.overlay .ol[data-line="${n}"]`);
-    if (!line || !line.dataset.box) { box.hidden = true; return; }
+  const frame = line => {
     const [x, y, w, hh] = line.dataset.box.split(" ").map(Number);
     const m = Math.max(4, Math.min(w, hh) * 0.15);
     const bx = Math.max(0, x - m), by = Math.max(0, y - m), bw = Math.min(W - bx, w + 2 * m), bh = Math.min(H - by, hh + 2 * m);
     const vertical = line.classList.contains("v");
     const maxW = Math.max(80, side.clientWidth - 8), maxH = vertical ? Math.max(200, innerHeight * 0.6) : 160;
-    const k = Math.min(maxW / bw, maxH / bh, 6);
+    return {bx, by, bw, bh, k: Math.min(maxW / bw, maxH / bh, 6)};
+  };
+  // The loupe's room is kept from the start, as tall as its tallest line: pointing at a line never moves the list
+  // under the pointer (a click would land on another line).
+  let room = 0;
+  for (const line of root.querySelectorAll(".overlay .ol[data-box]")) { const f = frame(line); room = Math.max(room, Math.round(f.bh * f.k)); }
+  box.style.height = `${room}px`;
+  if (!room) box.style.display = "none";
+  const show = n => {
+    const line = root.querySelector(`.overlay .ol[data-line="${n}"]`);
+    if (!line || !line.dataset.box) { box.hidden = true; return; }
+    const {bx, by, bw, k} = frame(line);
     box.style.width = `${Math.round(bw * k)}px`;
-    box.style.height = `${Math.round(bh * k)}px`;
     box.style.backgroundImage = `url("${image.currentSrc || image.src}")`;
     box.style.backgroundSize = `${W * k}px ${H * k}px`;
     box.style.backgroundPosition = `${-bx * k}px ${-by * k}px`;
@@ -252,7 +260,7 @@ document.addEventListener("koten:page", e => {
 .stage.zoomed{cursor:grab;touch-action:pan-x pan-y}
 .stage.zoomed .sheet{max-width:none}
 .loupe{position:sticky;top:0;z-index:2;margin:0 0 .5rem;border:2px solid var(--vermilion);background-repeat:no-repeat;background-color:#fff;box-shadow:0 2px 6px rgba(0,0,0,.25)}
-.loupe[hidden]{display:none}
+.loupe[hidden]{display:block;visibility:hidden}
 .lines.tate{writing-mode:vertical-rl;padding:2.2rem 0 0;max-height:70vh;max-width:100%;overflow-x:auto;margin:0;line-height:1.9}
 .lines.tate li{padding:.2rem .1rem}
 .lines.tate small{margin:.4rem 0 0;text-combine-upright:none}
