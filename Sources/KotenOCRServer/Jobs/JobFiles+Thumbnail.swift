@@ -20,12 +20,8 @@ extension JobFiles {
     /// image cannot be read or the thumbnail kept.
     func thumbnail(_ job: Job, _ n: Int, engine: KotenOCR) throws(JobError) -> Thumbnail {
         guard let object = resultJSON(job, n) else { throw .notFound("page \(n) is not done") }
+        if let image = try canvasImage(job, n, object) { return .elsewhere(image) }
         let page = job.record.pages[n - 1]
-        if page.file != nil {
-            guard let iiif = (object["source"] as? [String: Any])?["iiif"] as? [String: Any], let image = iiif["image"] as? String,
-                  image.lowercased().hasPrefix("http") else { throw .notFound("page \(n): the canvas names no image") }
-            return .elsewhere(image)
-        }
         let folder = job.folder.appendingPathComponent("thumbs")
         let url = folder.appendingPathComponent(String(format: "%04d.jpg", n))
         if FileManager.default.fileExists(atPath: url.path) { return .file(url) }

@@ -153,15 +153,21 @@ struct JobFiles: Sendable {
         case jpeg(Data)
     }
 
+    /// The library's image of page `n` when it is a IIIF canvas (nil for an uploaded page): the server keeps no
+    /// canvas's image, so its image and thumbnail routes send the client there. Throws `.notFound` when the page's
+    /// JSON (`object`) names no http(s) image.
+    func canvasImage(_ job: Job, _ n: Int, _ object: [String: Any]) throws(JobError) -> String? {
+        guard job.record.pages[n - 1].file != nil else { return nil }
+        guard let iiif = (object["source"] as? [String: Any])?["iiif"] as? [String: Any], let image = iiif["image"] as? String,
+              image.lowercased().hasPrefix("http") else { throw .notFound("page \(n): the canvas names no image") }
+        return image
+    }
+
     /// Page `n`'s image (a page that is done): the upright page, or for a canvas the library's image.
     func image(_ job: Job, _ n: Int, engine: KotenOCR) throws(JobError) -> PageImage {
         guard let object = resultJSON(job, n) else { throw .notFound("page \(n) is not done") }
+        if let image = try canvasImage(job, n, object) { return .elsewhere(image) }
         let page = job.record.pages[n - 1]
-        if page.file != nil {
-            guard let iiif = (object["source"] as? [String: Any])?["iiif"] as? [String: Any], let image = iiif["image"] as? String,
-                  image.lowercased().hasPrefix("http") else { throw .notFound("page \(n): the canvas names no image") }
-            return .elsewhere(image)
-        }
         let file = job.folder.appendingPathComponent("in").appendingPathComponent(job.record.inputs[page.input].file)
         do {
             let source = try engine.open(file, page: page.page)
