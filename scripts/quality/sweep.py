@@ -40,6 +40,7 @@ SUBSET = {
     "largepage_h__5000px": 0.01,           # small text on a very large page
     "pagenumber_h__bottom-left": 0.01,     # a page number read last
     "pagenumber_v__bottom-left": 0.02,
+    "noise_v40__sp10pc": 0.01,             # salt and pepper on a vertical page: came back empty
 }
 
 

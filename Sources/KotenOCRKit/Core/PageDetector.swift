@@ -8,6 +8,9 @@ public struct DetectedPage<Region: Sendable>: Sendable {
     /// The detector's passes over the page (scale, map size, tiles), when its scale depends on the page
     /// (ppocr's `DBDetector`); written in the page's JSON.
     public var summary: PageResult.DetectorSummary?
+    /// The page as the detector read it when that is not the page given (ppocr's `DBDetector`: a page cleaned of salt
+    /// and pepper, `SaltAndPepper`): the later stages cut their crops from it. Nil: the page given.
+    public var source: ImageSource?
 
     public init(detections: [Region], page: RGBImage? = nil, summary: PageResult.DetectorSummary? = nil) {
         self.detections = detections

@@ -42,19 +42,42 @@ package struct DBDetector: PageDetector {
         let maxElements = max(minimum, min(bound, await store.affordableInputElements(model)))
         var pass = try await self.pass(page, scale: first, reason: "page", maxElements: maxElements, store: store)
         var passes = [pass.report]
+        // A page the first input shows salt and pepper on is cleaned at full resolution and read from the first pass
+        // again (`SaltAndPepper`); the later stages cut their crops from the cleaned page (`DetectedPage.source`).
+        var read = page, cleaned: RGBImage?
+        if pass.noise?.isNoisy == true {
+            let image = try PipelineStage.decode.measure { SaltAndPepper.despeckled(try page.decode()) }
+            read = try Self.source(image, name: page.name)
+            cleaned = image
+            AllocatorPolicy.trim()
+            pass = try await self.pass(read, scale: first, reason: SaltAndPepper.passReason, maxElements: maxElements, store: store)
+            passes.append(pass.report)
+        }
         if maxSide == nil, let finer = DetectorScale.refinement(first: first, map: (pass.report.width, pass.report.height),
                                                                lineSides: pass.lineSides) {
             AllocatorPolicy.trim()  // the first pass's activations go back before the second's
-            pass = try await self.pass(page, scale: finer.scale, reason: finer.reason, maxElements: maxElements, store: store)
+            pass = try await self.pass(read, scale: finer.scale, reason: finer.reason, maxElements: maxElements, store: store)
             passes.append(pass.report)
         }
-        return DetectedPage(detections: pass.detections, summary: PageResult.DetectorSummary(passes: passes))
+        var detected = DetectedPage(detections: pass.detections, page: cleaned, summary: PageResult.DetectorSummary(passes: passes))
+        if cleaned != nil { detected.source = read }
+        return detected
+    }
+
+    /// `image` (a page cleaned in memory) as a page the later stages decode and cut from, named `name`.
+    private static func source(_ image: RGBImage, name: String) throws -> ImageSource {
+        try image.pixels.withUnsafeBytes { bytes in
+            try ImageSource(pixels: bytes, width: image.width, height: image.height, bytesPerRow: image.width * 3,
+                            format: .rgb8, name: name, maxPixels: max(ImageSource.defaultMaxPixels, image.width * image.height))
+        }
     }
 
     private struct Pass {
         var detections: [Detection]
         var lineSides: [Double]
         var report: DetectorPass
+        /// The salt and pepper the pass's input shows (`SaltAndPepper.evidence`): the first pass, read in one run.
+        var noise: SaltAndPepper.Evidence?
     }
 
     /// One pass over the page at `scale`: one run, or tiles of at most `maxElements` input values stitched
@@ -66,12 +89,16 @@ package struct DBDetector: PageDetector {
         let canvas = (width: size.width + 2 * pad.x, height: size.height + 2 * pad.y)
         let tiles = DetectorScale.tiles(width: canvas.width, height: canvas.height, maxElements: maxElements)
         let analysis: DBPostprocess.Analysis
+        var noise: SaltAndPepper.Evidence?
         if tiles.count == 1 {
-            let map = try await run(model, store: store) { run in
+            let looksForNoise = reason == "page"
+            let (map, evidence) = try await run(model, store: store) { run in
                 // The input tensor lives only inside this run: activations and input are gone before crops.
                 let input = try PipelineStage.decode.measure { try page.decode(fitting: size.width, size.height, kernel: .linear) }
-                return try await run(input.padded(x: pad.x, y: pad.y, colour: input.edgeColour))
+                let evidence = looksForNoise ? SaltAndPepper.evidence(input) : nil
+                return (try await run(input.padded(x: pad.x, y: pad.y, colour: input.edgeColour)), evidence)
             }
+            noise = evidence
             analysis = postprocess.analyse(map, within: pad, size: size)
         } else {
             // The background a narrow map is padded with, from a small decode of the page (never the page whole).
@@ -97,7 +124,8 @@ package struct DBDetector: PageDetector {
         }
         let report = DetectorPass(reason: reason, scale: scale, width: size.width, height: size.height, tiles: tiles.count,
                                   padding: max(pad.x, pad.y))
-        return Pass(detections: detections(analysis.boxes, page: page, map: size), lineSides: analysis.lineSides, report: report)
+        return Pass(detections: detections(analysis.boxes, page: page, map: size), lineSides: analysis.lineSides, report: report,
+                    noise: noise)
     }
 
     /// Rows `rows` of the map padded by `pad` (its `size` part the page at that size, the rest `colour`).

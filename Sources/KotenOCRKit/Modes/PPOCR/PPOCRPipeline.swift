@@ -134,6 +134,8 @@ package struct PPOCRPipeline: ModePipeline {
         let detector = self.detector
         // The detect stage's end returns the detector's activations to the system (`StageBoundary`).
         var detected = try await PipelineStage.detect.measure { try await detector.detect(page, store: store) }
+        // The crops and the second look's are cut from the page as the detector read it (cleaned of salt and pepper).
+        let page = detected.source ?? page
         let detections = detected.detections.map { d in Detection(quad: Self.cornersFromTopLeft(d.quad), score: d.score) }
         // Crops at source resolution. The full page is kept for the second look's crops (which then decode nothing
         // again, docs/performance.md "The second look's decode") only while the budget is not tight and it fits below

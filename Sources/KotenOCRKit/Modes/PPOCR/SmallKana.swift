@@ -135,6 +135,9 @@ enum SmallKana {
     /// Ink whose middle lies at least this share of the typical glyph toward the page's right of the column's is a
     /// small kana's (vertical forms: 0.07–0.23 measured; full-size glyphs −0.09–0.02).
     static let minOffset = 0.05
+    /// Ink smaller than this share of the typical glyph (its longer side) is no kana: vertical small kana are 0.55–0.8
+    /// of it, 、 and 。 0.3–0.4 (a 。 read upright as ぅ in the sweep's sans tategaki, twice).
+    static let minKanaSide = 0.45
     /// Ink larger than this share of the typical glyph holds more than one glyph: it is read where it stands.
     static let maxMovedSide = 0.9
 
@@ -159,7 +162,8 @@ enum SmallKana {
                 let centre = (after < 0 ? to : from) + offset
                 guard let box = ink.ink(around: centre) else { continue }
                 let m = ink.measure(box)
-                guard m.side * ink.typical >= 0.25 * pitch else { continue }
+                // Ink under `minKanaSide` of the typical glyph is a mark's (。 is about 0.35), left to VerticalPunctuation.
+                guard m.side * ink.typical >= 0.25 * pitch, m.side >= minKanaSide else { continue }
                 let small = m.offset >= minOffset
                 // The characters read on each side of the cell, when it touches them and they read the same upright.
                 let before = k == 0 && after >= 0 && letters[after] ? after : nil

@@ -31,6 +31,7 @@ enum VerticalPunctuation {
     /// side up); `text.characterCentres` must place its characters on it (nil: `text` is returned as it is). An
     /// inserted mark takes the line's confidence (so the line's is unchanged) and its cell's centre.
     static func restore(_ text: RecognisedText, line: RGBImage) -> RecognisedText {
+        let text = graveAsComma(text)
         guard let fractions = text.characterCentres, !text.characters.isEmpty, let confidence = text.confidence,
               line.width > 0, line.height > 0 else { return text }
         let strip = bilinearResize(line, width: PPOCRRecogniser.inputWidth(line), height: height)
@@ -46,6 +47,21 @@ enum VerticalPunctuation {
             }
         }
         return RecognisedText(characters: characters, characterCentres: centres)
+    }
+
+    /// `text` with a grave accent (` or ｀) after a kana or kanji read as 、 (`foundBy` says so): a vertical 、, in the
+    /// top right of its cell, lies turned as a short stroke from the top left, and the recogniser reads it so at times
+    /// (the sweep's sans tategaki: いれば、切符 read いれば`切符 on four pages). No vertical Japanese line holds a grave.
+    static func graveAsComma(_ text: RecognisedText) -> RecognisedText {
+        var characters = text.characters, changed = false
+        for i in characters.indices where characters[i].text == "`" || characters[i].text == "｀" {
+            guard let before = characters[..<i].last(where: { !$0.text.allSatisfy(\.isWhitespace) }),
+                  [.hiragana, .katakana, .kanji].contains(LookAlikeTwins.script(before.text)) else { continue }
+            characters[i].text = "、"
+            characters[i].foundBy = foundBy
+            changed = true
+        }
+        return changed ? RecognisedText(characters: characters, characterCentres: text.characterCentres) : text
     }
 
     /// The marks in `strip` (height `height`), keyed by the index of the character they follow, in order along

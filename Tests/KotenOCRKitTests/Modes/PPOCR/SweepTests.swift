@@ -64,6 +64,18 @@ struct SweepTests {
         #expect(page.rotationEvidence != nil)
     }
 
+    @Test("a page under salt and pepper is cleaned before detection, a clean page is not (SaltAndPepper)")
+    func saltAndPepper() async throws {
+        let (noisy, _) = try await Self.read("noise_v40__sp10pc")
+        let reasons = noisy.detector?.passes.map(\.reason) ?? []
+        #expect(reasons.prefix(2) == ["page", SaltAndPepper.passReason], "\(reasons)")
+        #expect(!noisy.textLines.isEmpty)
+        for clean in ["tategaki_serif__32px-4col", "narrow_v__64px", "jpeg_v40__q40"] {
+            let (page, _) = try await Self.read(clean)
+            #expect(page.detector?.passes.contains { $0.reason == SaltAndPepper.passReason } == false, "\(clean)")
+        }
+    }
+
     @Test("a page number at the foot, left of where the block starts: the page's last line, kind pageNumber (was: read first)",
           arguments: ["pagenumber_h__bottom-left", "pagenumber_v__bottom-left"])
     func pageNumberLast(_ name: String) async throws {
