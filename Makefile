@@ -98,10 +98,13 @@ bench-speed: peers
 # Load benchmark of `koten-ocr serve` (docs/performance.md, "Serving under load"): 1, 8, 32 and 64 concurrent clients
 # posting samples/scaned0.png for 60 s each, on 127.0.0.1 only, koten-ocr under --memory-budget 300MB beside
 # rapidocr_api (.deps/peers) on the same PP-OCRv5 files; prints one Markdown table. About 15 minutes on 2 cores.
-# E.g. make bench-serve SERVE_ARGS='--seconds 10 --levels 1,8'
+# Then the corpus benchmark below (search over 10,000 pages, issue 37: its index's size and build time, p95 per
+# query kind). E.g. make bench-serve SERVE_ARGS='--seconds 10 --levels 1,8' (SERVE_CORPUS=0: the load alone)
 SERVE_ARGS ?=
+SERVE_CORPUS ?= 1
 bench-serve: build peers
 	python3 scripts/bench/serve_load.py $(SERVE_ARGS)
+	@if [ "$(SERVE_CORPUS)" != 0 ]; then $(MAKE) --no-print-directory bench-corpus; fi
 
 # Corpus benchmark (docs/corpus.md, "Benchmark"): 10,000 pages of generated text stored and indexed, search latency
 # by query length and for 旧字体/新字体, corrections on a 1,000-page job; one Markdown table. E.g.

@@ -139,6 +139,12 @@ struct APIHardeningTests {
     func head() async throws {
         let api = try await sharedAPI()
         let id = try await Self.doneJob(api)
+        // Its page marked proofread, so that the ground-truth zip has a line (without one it is 404).
+        let page = try await api.call("GET", "/v1/jobs/\(id)/pages/1")
+        let state = try JSONSerialization.data(withJSONObject: ["state": "proofread"])
+        let proofread = try await api.call("PATCH", "/v1/jobs/\(id)/pages/1", headers: ["If-Match": try #require(page.header("ETag"))],
+                                           body: .bytes(state, type: "application/json"))
+        #expect(proofread.status == 200, "\(proofread.text)")
         let gets = api.service.table.routes.filter { $0.method == "GET" }
         #expect(gets.count >= 12)
         for route in gets {
