@@ -25,7 +25,7 @@ protocol SessionLoading: Sendable {
     func load(_ model: ModelDescriptor, options: SessionOptions) throws -> (session: any InferenceRunning, residentBytes: Int)
 
     /// Writes `model`'s optimised form into the loader's cache when it has none, by a session made for that and
-    /// dropped at once. Returns whether one was written; false without a cache, when the entry is there, or when
+    /// dropped at once. Returns whether one was written; false without a cache, when an entry is there, or when
     /// the file cannot be loaded (its load's own error comes later, from `load`).
     func writeOptimisedForm(_ model: ModelDescriptor, options: SessionOptions) -> Bool
 }
@@ -67,7 +67,9 @@ struct ORTSessionLoader: SessionLoading {
         guard writesOptimised, let cache = optimisedModels, let key = cache.key(for: model.url, level: options.graphOptimisation) else {
             return false
         }
-        if let entry = cache.entry(for: key), cache.isWhole(entry) { return false }
+        // Any entry there is left to the load, which checks its checksum once (a damaged one is written again as it
+        // loads): checking it here too would read and hash every entry twice at every start.
+        if cache.entry(for: key) != nil { return false }
         guard let temporary = try? cache.temporaryFile(for: key) else { return false }
         do {
             _ = try InferenceSession(contentsOf: model.url, options: options, stage: model.stage, environment: environment,
