@@ -20,7 +20,7 @@ Usage: webapp-proofread.py --url http://127.0.0.1:PORT/ --out DIR --vertical FIL
 import argparse, base64, json, os, shutil, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from webapp_cdp import Browser, failed_requests  # noqa: E402  (the drivers' shared DevTools client)
+from webapp_cdp import Browser, report_failure  # noqa: E402  (the drivers' shared DevTools client)
 
 
 class Tab:
@@ -299,15 +299,7 @@ def main():
         try: b.send("Browser.close", timeout=5)
         except Exception: pass
     except Exception as e:
-        b.drain(1.0)
-        failed = failed_requests(b.network)
-        message = f"{type(e).__name__}: {e}" + (f"; requests that failed: {'; '.join(failed)}" if failed else "")
-        try:
-            if a: a.shot("99-failure")
-        except Exception: pass
-        print(f"webapp-proofread: {message}", file=sys.stderr)
-        print(json.dumps(report, ensure_ascii=False))
-        return 1
+        return report_failure(b, "webapp-proofread", e, report, lambda name: a.shot(name) if a else None)
     finally:
         b.close()
         shutil.rmtree(profile, ignore_errors=True)

@@ -19,7 +19,7 @@ Usage: webapp-viewer.py --url http://127.0.0.1:PORT/ --out DIR --jump N --vertic
 import argparse, base64, json, os, shutil, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from webapp_cdp import Browser, failed_requests  # noqa: E402
+from webapp_cdp import Browser, report_failure  # noqa: E402
 
 
 def main():
@@ -309,16 +309,7 @@ def main():
         try: b.send("Browser.close", timeout=5)
         except Exception: pass
     except Exception as e:
-        b.drain(1.0)
-        failed = failed_requests(b.network)
-        message = f"{type(e).__name__}: {e}" + (f"; requests that failed: {'; '.join(failed)}" if failed else "")
-        try: shot("99-failure")
-        except Exception: pass
-        try: shutil.copy(os.path.join(profile, "chromium.log"), os.path.join(args.out, "chromium.log"))
-        except OSError: pass
-        print(f"webapp-viewer: {message}", file=sys.stderr)
-        print(json.dumps(report, ensure_ascii=False))
-        return 1
+        return report_failure(b, "webapp-viewer", e, report, lambda name: shot(name), keep_log=args.out)   # shot: not yet made if the tab failed
     finally:
         b.close()
         shutil.rmtree(profile, ignore_errors=True)

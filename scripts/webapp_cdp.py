@@ -2,7 +2,7 @@
 app's drivers share (scripts/webapp-browser.py, scripts/webapp-viewer.py). `--remote-debugging-pipe`: JSON messages
 ended by NUL on file descriptors 3 and 4; no port, no network beyond the app's own loopback address.
 """
-import json, os, select, subprocess, time
+import json, os, select, shutil, subprocess, sys, time
 
 
 class Browser:
@@ -16,6 +16,7 @@ class Browser:
         def child():
             os.dup2(hi_cmd, 3); os.dup2(hi_evt, 4)
 
+        self.profile = profile
         self.log = open(os.path.join(profile, "chromium.log"), "wb")
         self.process = subprocess.Popen(
             ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
@@ -98,3 +99,21 @@ def failed_requests(events):
         elif m.get("method") == "Network.loadingFailed" and not p.get("canceled"):
             failed.append(f"{sent.get(p.get('requestId'), p.get('requestId'))}: {p.get('errorText')}")
     return failed[-8:]
+
+
+def report_failure(b, name, error, report, shot, keep_log=None):
+    """A driver's end on `error`: the events that still arrive kept, a screenshot `99-failure` through `shot` (a
+    function of the name) if the page can take one, Chromium's log copied into `keep_log` (a folder) when given,
+    one line on standard error naming the requests that failed below HTTP, the report so far on standard output.
+    Returns the exit status, 1."""
+    b.drain(1.0)
+    failed = failed_requests(b.network)
+    message = f"{type(error).__name__}: {error}" + (f"; requests that failed: {'; '.join(failed)}" if failed else "")
+    try: shot("99-failure")
+    except Exception: pass
+    if keep_log:
+        try: shutil.copy(os.path.join(b.profile, "chromium.log"), os.path.join(keep_log, "chromium.log"))
+        except OSError: pass
+    print(f"{name}: {message}", file=sys.stderr)
+    print(json.dumps(report, ensure_ascii=False))
+    return 1
