@@ -32,9 +32,12 @@ let package = Package(
         .target(name: "CAllocator"),
         // Run marker and fatal-signal crash record: async-signal-safe C (docs/diagnostics.md).
         .target(name: "CCrashRecord"),
+        // Inner loops a debug build of Swift makes slow (generic SIMD and min/max called per element): the CTC
+        // recogniser's best and runner-up classes per step, OpenCV's bilinear row passes. C, vectorised where it pays.
+        .target(name: "CKernels"),
         .target(
             name: "KotenOCRKit",
-            dependencies: ["CONNXRuntime", "CVipsShim", "CAllocator", "CCrashRecord"],
+            dependencies: ["CONNXRuntime", "CVipsShim", "CAllocator", "CCrashRecord", "CKernels"],
             exclude: ["ReferenceSemantics/README.md"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -1,3 +1,5 @@
+import CKernels
+
 /// OpenCV 4.11's `cv2.resize(src, (width, height), interpolation=INTER_LINEAR)` for 8-bit RGB,
 /// reproduced bit for bit (NDLOCR-Lite's PARSeq line inputs, docs/reference-pipelines.md §1.5; also the
 /// PP-OCR recogniser and classifier). No antialiasing; the aspect ratio is not kept.
@@ -51,45 +53,29 @@ package enum OpenCVBilinear {
         return output
     }
 
-    /// Horizontal pass of one source row into Int32 sums (exact in both OpenCV forms).
+    /// Horizontal pass of one source row into Int32 sums (exact in both OpenCV forms); the loop is C
+    /// (`koten_bilinear_horizontal`, Sources/CKernels: a debug build of this loop in Swift was a tenth of a page's CPU).
     private static func horizontal(_ source: UnsafeBufferPointer<UInt8>, row: Int, width sourceWidth: Int,
                                    axis: OpenCVLinearAxis, into sums: inout [Int32]) {
-        let rowStart = row * sourceWidth * 3
+        guard let base = source.baseAddress else { return }
         let outputWidth = axis.start.count
         sums.withUnsafeMutableBufferPointer { d in
-            for x in 0..<outputWidth {
-                let p = rowStart + axis.start[x] * 3
-                if x < axis.end {
-                    let a0 = Int32(axis.weights[2 * x]), a1 = Int32(axis.weights[2 * x + 1])
-                    for c in 0..<3 { d[x * 3 + c] = Int32(source[p + c]) * a0 + Int32(source[p + 3 + c]) * a1 }
-                } else {
-                    for c in 0..<3 { d[x * 3 + c] = Int32(source[p + c]) * 2048 }
-                }
-            }
+            guard let out = d.baseAddress, d.count >= outputWidth * 3 else { return }
+            koten_bilinear_horizontal(base + row * sourceWidth * 3, axis.start, axis.weights, outputWidth, axis.end, out)
         }
     }
 
     /// Vertical pass of two summed rows into one output row: OpenCV's vector form on whole 16-element
-    /// blocks, then on 8-element blocks while more than 8 elements remain, then its scalar form.
+    /// blocks, then on 8-element blocks while more than 8 elements remain, then its scalar form (in C,
+    /// `koten_bilinear_vertical`).
     private static func vertical(_ s0: [Int32], _ s1: [Int32], b0: Int16, b1: Int16,
                                  into out: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
         let n = s0.count
         var vectorEnd = 0
         while vectorEnd <= n - 16 { vectorEnd += 16 }
         while vectorEnd < n - 8 { vectorEnd += 8 }
-        let wb0 = Int32(b0), wb1 = Int32(b1)
-        s0.withUnsafeBufferPointer { a in
-            s1.withUnsafeBufferPointer { c in
-                for i in 0..<vectorEnd {
-                    let x0 = Int32(saturating16(a[i] >> 4)), x1 = Int32(saturating16(c[i] >> 4))
-                    let sum = saturating16(((x0 * wb0) >> 16) + ((x1 * wb1) >> 16))
-                    out[offset + i] = saturatingU8((Int32(saturating16(Int32(sum) + 2))) >> 2)
-                }
-                for i in vectorEnd..<n {
-                    out[offset + i] = saturatingU8((a[i] &* wb0 &+ c[i] &* wb1 &+ (1 << 21)) >> 22)
-                }
-            }
-        }
+        guard let target = out.baseAddress, s1.count == n, offset + n <= out.count else { return }
+        koten_bilinear_vertical(s0, s1, n, vectorEnd, b0, b1, target + offset)
     }
 
     /// OpenCV's INTER_AREA fast path for an exact 2× reduction: rounded mean of each 2×2 block.
@@ -111,6 +97,4 @@ package enum OpenCVBilinear {
         return output
     }
 
-    @inline(__always) private static func saturating16(_ v: Int32) -> Int16 { Int16(max(-32768, min(32767, v))) }
-    @inline(__always) private static func saturatingU8(_ v: Int32) -> UInt8 { UInt8(max(0, min(255, v))) }
 }
