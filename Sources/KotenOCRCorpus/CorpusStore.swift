@@ -15,6 +15,8 @@ public final class CorpusStore: @unchecked Sendable {
     private let writer: SQLiteConnection
     private let readLock = NSLock()
     private let reader: SQLiteConnection
+    /// Checkpoints and index merges after commits, outside them (`CorpusMaintenance`).
+    private var upkeep: CorpusMaintenance?
 
     /// Opens the corpus at `url`, creating the file when there is none (its folder must exist). A file that is
     /// not a SQLite database, is damaged (`PRAGMA quick_check`), belongs to another program or to a newer
@@ -33,10 +35,12 @@ public final class CorpusStore: @unchecked Sendable {
             throw Self.corpusError(error, path: path)
         }
         try rebuildIndexIfFoldingChanged()
+        try startUpkeep()
     }
 
-    /// Closes both connections; the store must not be used after.
+    /// Closes both connections (after the upkeep under way); the store must not be used after.
     public func close() {
+        upkeep?.close()
         writeLock.withLock { writer.close() }
         readLock.withLock { reader.close() }
     }
@@ -216,6 +220,37 @@ public final class CorpusStore: @unchecked Sendable {
     }
 
     // MARK: - index upkeep
+
+    /// Turns FTS5's merges inside commits off (they are asked for after commits instead) and hooks the upkeep to
+    /// the writer's commits, which turns SQLite's automatic checkpoint off (`CorpusMaintenance`).
+    private func startUpkeep() throws {
+        try write { db in try SearchIndex(db: db, folding: folding).setAutomerge(false) }
+        let upkeep = CorpusMaintenance(
+            path: url.path,
+            merge: { [weak self] in try self?.mergeStep() ?? false },
+            forcedCheckpoint: { [weak self] in try self?.checkpointUnderWriteLock() })
+        self.upkeep = upkeep
+        try locked(writeLock) { writer.onCommit { [weak upkeep] frames in upkeep?.committed(frames: frames) } }
+    }
+
+    /// One merge step of the search index in its own transaction, committed without a sync of its own (the next
+    /// synced commit carries it; a lost merge loses no text). True when it merged anything.
+    private func mergeStep() throws -> Bool {
+        try locked(writeLock) {
+            try writer.execute("PRAGMA synchronous = NORMAL")
+            let merged = Result { try writer.transaction { try SearchIndex(db: writer, folding: folding).merge(pages: CorpusMaintenance.mergePages) } }
+            try writer.execute("PRAGMA synchronous = FULL")
+            return try merged.get()
+        }
+    }
+
+    /// A checkpoint while no edit can commit, so that the whole log is copied and the next commit starts it again.
+    private func checkpointUnderWriteLock() throws {
+        try locked(writeLock) { _ = try writer.checkpoint() }
+    }
+
+    /// Waits until the checkpoints and merges asked for so far have run (tests and benchmarks).
+    package func waitForUpkeep() { upkeep?.drain() }
 
     private func rebuildIndexIfFoldingChanged() throws {
         let identity = folding.variants.identity

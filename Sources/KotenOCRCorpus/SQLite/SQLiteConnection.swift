@@ -24,6 +24,7 @@ struct SQLiteError: Error, CustomStringConvertible {
 final class SQLiteConnection {
     private var db: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    private var commitHook: CommitHook?
     let path: String
 
     /// Opens `path` read-write; creates it only when `create` (a missing file is otherwise an error). The
@@ -49,8 +50,12 @@ final class SQLiteConnection {
     func close() {
         for (_, s) in statements { sqlite3_finalize(s) }
         statements = [:]
-        if let db { sqlite3_close_v2(db) }
+        if let db {
+            if commitHook != nil { sqlite3_wal_hook(db, nil, nil) }
+            sqlite3_close_v2(db)
+        }
         db = nil
+        commitHook = nil
     }
 
     private func error(_ rc: Int32, _ operation: String) -> SQLiteError {
@@ -125,6 +130,33 @@ final class SQLiteConnection {
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(db)) }
 
+    /// Rows changed by every statement since the connection opened (FTS5's 'merge' did work when this grew by 2
+    /// or more).
+    var totalChanges: Int { Int(sqlite3_total_changes64(db)) }
+
+    /// Calls `handler` with the write-ahead log's frame count after each commit of this connection, on the
+    /// committing thread (SQLite's WAL hook). Setting it turns off SQLite's automatic checkpoint, which is that
+    /// same hook: the owner checkpoints (`checkpoint()`) when it chooses.
+    func onCommit(_ handler: @escaping @Sendable (Int) -> Void) {
+        let hook = CommitHook(handler)
+        commitHook = hook
+        sqlite3_wal_hook(db, { context, _, _, frames in
+            if let context { Unmanaged<CommitHook>.fromOpaque(context).takeUnretainedValue().handler(Int(frames)) }
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(hook).toOpaque())
+    }
+
+    /// A passive checkpoint (SQLite's `SQLITE_CHECKPOINT_PASSIVE`): copies the log's frames into the database as
+    /// far as no reader still needs them, without waiting for any lock a writer or a reader holds. Returns the
+    /// log's frames and how many of them are now in the database.
+    @discardableResult
+    func checkpoint() throws -> (frames: Int, copied: Int) {
+        var log: Int32 = 0, copied: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
+        guard rc == SQLITE_OK || rc == SQLITE_BUSY else { throw error(rc, "checkpoint") }
+        return (Int(log), Int(copied))
+    }
+
     /// Copies the whole database into a new file at `destination` with SQLite's online backup API, a consistent
     /// snapshot even while other connections write (the copy restarts on their commits until it completes, or
     /// finishes at once under WAL, where it reads one snapshot). `destination` must not exist.
@@ -146,6 +178,12 @@ final class SQLiteConnection {
     }
 
     fileprivate func failure(_ rc: Int32, _ operation: String) -> SQLiteError { error(rc, operation) }
+}
+
+/// The closure `onCommit` keeps, reached from SQLite's C callback through its context pointer.
+private final class CommitHook {
+    let handler: @Sendable (Int) -> Void
+    init(_ handler: @escaping @Sendable (Int) -> Void) { self.handler = handler }
 }
 
 /// A prepared statement of a connection: bind by position (1-based), step, read columns (0-based).

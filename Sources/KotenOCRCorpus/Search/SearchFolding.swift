@@ -41,6 +41,33 @@ struct SearchFolding: Sendable {
     /// stands as U+E000, so that the pairs stay pairs of neighbours; the hits are checked against the text itself.
     static func gramTokens(_ scalars: some Sequence<Unicode.Scalar>) -> String {
         let t = scalars.map { isTokenCharacter($0) ? $0 : "\u{E000}" }
+        return t.allSatisfy(composesWithNothing) ? distinctGrams(scalarKeyed: t) : distinctGrams(stringKeyed: t)
+    }
+
+    /// `gramTokens` with each token told apart by its scalars: the same tokens in the same order as
+    /// `distinctGrams(stringKeyed:)` when no token of `t` is canonically equivalent to another of other scalars
+    /// (`composesWithNothing`), at a tenth of its cost (a `String` hashes and compares through normalisation:
+    /// it was most of an edit's CPU time, docs/corpus.md "Upkeep outside the edits").
+    static func distinctGrams(scalarKeyed t: [Unicode.Scalar]) -> String {
+        var seen = Set<UInt64>(minimumCapacity: 2 * t.count)
+        var out = String.UnicodeScalarView()
+        func add(_ key: UInt64, _ a: Unicode.Scalar, _ b: Unicode.Scalar?) {
+            guard seen.insert(key).inserted else { return }
+            if !out.isEmpty { out.append(" ") }
+            out.append(a)
+            if let b { out.append(b) }
+        }
+        for i in t.indices {
+            let a = UInt64(t[i].value)
+            add(a, t[i], nil)
+            if i + 1 < t.count { add(1 << 42 | a << 21 | UInt64(t[i + 1].value), t[i], t[i + 1]) }
+        }
+        return String(out)
+    }
+
+    /// `gramTokens` with tokens told apart as `String`s (canonical equivalence): for text outside
+    /// `composesWithNothing`.
+    static func distinctGrams(stringKeyed t: [Unicode.Scalar]) -> String {
         var seen = Set<String>(), out: [String] = []
         for i in t.indices {
             let one = String(Character(t[i]))
@@ -53,6 +80,17 @@ struct SearchFolding: Sendable {
             }
         }
         return out.joined(separator: " ")
+    }
+
+    /// A scalar that no normalisation changes and that composes with no neighbour: unchanged by NFKC and case
+    /// folding (so its own normal form), of combining class 0, and in blocks holding no scalar of class 0 that
+    /// composes with the one before it (those start at U+09BE; Hangul jamo are at U+1100–U+11FF): Latin to
+    /// Armenian, Hebrew, Arabic (below U+0900), CJK punctuation, kana, ideographs (U+3000–U+9FFF, and the
+    /// supplementary planes' U+20000–U+3FFFF), private use U+E000–U+F8FF. Japanese text is all of these.
+    static func composesWithNothing(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        guard v < 0x0900 || (0x3000..<0xA000).contains(v) || (0xE000..<0xF900).contains(v) || (0x20000..<0x40000).contains(v) else { return false }
+        return s.properties.canonicalCombiningClass == .notReordered && !s.properties.changesWhenNFKCCaseFolded
     }
 
     /// The one token of `gramTokens` a query of one or two characters is.

@@ -106,6 +106,27 @@ struct SearchIndex {
         try db.statement("DELETE FROM search_docs WHERE id = ?").bind(.int(id)).run()
     }
 
+    /// FTS5's merges inside the commits that fill a level (`automerge`, default 4 segments) on or off, for both
+    /// tables; a setting stored in the database.
+    func setAutomerge(_ on: Bool) throws {
+        for table in ["search_trigram", "search_grams"] {
+            try db.execute("INSERT INTO \(table)(\(table), rank) VALUES ('automerge', \(on ? 4 : 0))")
+        }
+    }
+
+    /// One step of FTS5's incremental merge on both tables (up to `pages` leaf pages written each, and only on a
+    /// level with `usermerge`, 4, segments or more). True when either merged anything (FTS5's documented test:
+    /// the connection's total changes grew by two or more).
+    func merge(pages: Int) throws -> Bool {
+        var merged = false
+        for table in ["search_trigram", "search_grams"] {
+            let before = db.totalChanges
+            try db.execute("INSERT INTO \(table)(\(table), rank) VALUES ('merge', \(pages))")
+            if db.totalChanges - before >= 2 { merged = true }
+        }
+        return merged
+    }
+
     /// Every page's documents made again (the folding changed).
     func rebuild() throws {
         try db.execute("""

@@ -220,7 +220,8 @@ struct CorpusDurabilityTests {
         let reports = r.stdout.split(separator: "\n").filter { $0.hasPrefix("rss ") }.map { $0.split(separator: " ") }
         let rss = reports.compactMap { Int($0[2]) }, wal = reports.compactMap { $0.count > 3 ? Int($0[3]) : nil }
         try #require(rss.count == 10 && wal.count == 10)
-        // The log is copied into the database as it passes 1,000 pages (SQLite's automatic checkpoint): it stays small.
+        // The log is copied into the database as it passes 1,000 frames (the upkeep's checkpoint, which takes the write
+        // lock past 2,000 when commits come too close together for a passive one to finish): it stays small.
         #expect(wal.allSatisfy { $0 < 16_000_000 }, "write-ahead log sizes \(wal)")
         let growth = rss[9] - rss[0]
         print("CORPUS 10,000 edits: VmRSS after 1,000 \(rss[0] / 1_000_000) MB, after 10,000 \(rss[9] / 1_000_000) MB; "
