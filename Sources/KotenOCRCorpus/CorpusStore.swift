@@ -224,7 +224,8 @@ public final class CorpusStore: @unchecked Sendable {
     /// Turns FTS5's merges inside commits off (they are asked for after commits instead) and hooks the upkeep to
     /// the writer's commits, which turns SQLite's automatic checkpoint off (`CorpusMaintenance`).
     private func startUpkeep() throws {
-        try write { db in try SearchIndex(db: db, folding: folding).setAutomerge(false) }
+        // A database that cannot take the setting now (a full disk) keeps FTS5's merges inside commits: slower, not wrong.
+        try? write { db in try SearchIndex(db: db, folding: folding).setAutomerge(false) }
         let upkeep = CorpusMaintenance(
             path: url.path,
             merge: { [weak self] in try self?.mergeStep() ?? false },
