@@ -28,7 +28,6 @@ final class CorpusMaintenance: @unchecked Sendable {
     private var frames = 0
     private var scheduled = false
     private var closed = false
-    private var commitsSinceMerge = 0
     private let path: String
     private var checkpointer: SQLiteConnection?
 
@@ -47,7 +46,6 @@ final class CorpusMaintenance: @unchecked Sendable {
     func committed(frames: Int) {
         let schedule: Bool = state.withLock {
             self.frames = frames
-            commitsSinceMerge += 1
             guard !scheduled, !closed else { return false }
             scheduled = true
             return true
@@ -68,19 +66,19 @@ final class CorpusMaintenance: @unchecked Sendable {
     func drain() { queue.sync {} }
 
     private func run() {
-        let commits: Int = state.withLock {
+        let isClosed: Bool = state.withLock {
             scheduled = false
-            defer { commitsSinceMerge = 0 }
-            return closed ? 0 : commitsSinceMerge
+            return closed
         }
-        guard commits > 0 else { return }
+        guard !isClosed else { return }
         // Merges first, while the segments are small; a step that did no work ends them (FTS5 merges only a level
         // with `usermerge`, 4, segments or more).
         for _ in 0..<64 {
             guard state.withLock({ !closed }), (try? merge()) == true else { break }
         }
-        let (logFrames, isClosed) = state.withLock { (frames, closed) }
-        guard !isClosed, logFrames >= Self.checkpointFrames else { return }
+        // The frame count the latest commit reported (each run follows a commit, which sets it).
+        let (logFrames, closedSince) = state.withLock { (frames, closed) }
+        guard !closedSince, logFrames >= Self.checkpointFrames else { return }
         do {
             if logFrames >= Self.forcedCheckpointFrames {
                 try forcedCheckpoint()
@@ -88,7 +86,6 @@ final class CorpusMaintenance: @unchecked Sendable {
                 if checkpointer == nil { checkpointer = try SQLiteConnection(path: path, create: false) }
                 try checkpointer?.checkpoint()
             }
-            state.withLock { if frames == logFrames { frames = 0 } }
         } catch {
             // A checkpoint that fails (a full disk) leaves the log as it is; the next commit schedules another.
         }

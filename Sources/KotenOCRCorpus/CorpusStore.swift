@@ -225,7 +225,7 @@ public final class CorpusStore: @unchecked Sendable {
     /// the writer's commits, which turns SQLite's automatic checkpoint off (`CorpusMaintenance`).
     private func startUpkeep() throws {
         // A database that cannot take the setting now (a full disk) keeps FTS5's merges inside commits: slower, not wrong.
-        try? write { db in try SearchIndex(db: db, folding: folding).setAutomerge(false) }
+        try? write { db in try SearchIndex(db: db, folding: folding).turnOffAutomerge() }
         let upkeep = CorpusMaintenance(
             path: url.path,
             merge: { [weak self] in try self?.mergeStep() ?? false },

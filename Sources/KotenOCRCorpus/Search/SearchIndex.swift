@@ -106,11 +106,14 @@ struct SearchIndex {
         try db.statement("DELETE FROM search_docs WHERE id = ?").bind(.int(id)).run()
     }
 
-    /// FTS5's merges inside the commits that fill a level (`automerge`, default 4 segments) on or off, for both
-    /// tables; a setting stored in the database.
-    func setAutomerge(_ on: Bool) throws {
-        for table in ["search_trigram", "search_grams"] {
-            try db.execute("INSERT INTO \(table)(\(table), rank) VALUES ('automerge', \(on ? 4 : 0))")
+    /// The two FTS5 tables of the index.
+    private static let tables = ["search_trigram", "search_grams"]
+
+    /// Turns off FTS5's merges inside the commits that fill a level (`automerge`, default 4 segments) in both
+    /// tables: a setting stored in the database, written only where it is not 0 already.
+    func turnOffAutomerge() throws {
+        for table in Self.tables where try db.scalarText("SELECT v FROM \(table)_config WHERE k = 'automerge'") != "0" {
+            try db.execute("INSERT INTO \(table)(\(table), rank) VALUES ('automerge', 0)")
         }
     }
 
@@ -119,7 +122,7 @@ struct SearchIndex {
     /// the connection's total changes grew by two or more).
     func merge(pages: Int) throws -> Bool {
         var merged = false
-        for table in ["search_trigram", "search_grams"] {
+        for table in Self.tables {
             let before = db.totalChanges
             try db.execute("INSERT INTO \(table)(\(table), rank) VALUES ('merge', \(pages))")
             if db.totalChanges - before >= 2 { merged = true }

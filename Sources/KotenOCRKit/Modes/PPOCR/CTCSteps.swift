@@ -5,10 +5,11 @@ import CKernels
 ///
 /// The output is [steps × classes] row-major (PP-OCRv5: 18385 classes a step, a few hundred steps a line): its
 /// scan was the largest cost of ours in a page's recognition (docs/performance.md, "The recogniser's output, read
-/// once"), so each row is read with 16-lane vector maxima and compares, in C (`Sources/CKernels`): Swift's generic SIMD
-/// types cost a witness-table call per lane operation in a debug build, where this scan was half of a page's CPU time. Ties go as a scan from class 0 that keeps
-/// only strictly larger values would have them: the arg-max is the earliest class of the largest value, the
-/// runner-up the earliest of the largest among the other classes (nil with a single class).
+/// once"), so each row is read with 16-lane vector maxima and compares, in C (`Sources/CKernels`): Swift's generic
+/// SIMD types cost a witness-table call per lane operation in a debug build, where this scan was half of a page's
+/// CPU time. Ties go as a scan from class 0 that keeps only strictly larger values would have them: the arg-max is
+/// the earliest class of the largest value, the runner-up the earliest of the largest among the other classes
+/// (-1 with a single class).
 struct CTCSteps {
     /// Per step: the arg-max class and its probability.
     let best: [Int]
