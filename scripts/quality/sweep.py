@@ -36,6 +36,7 @@ SUBSET = {
     "jpeg_v40__q40": 0.03,                 # the same, after JPEG
     "tategaki_serif__32px-4col": 0.015,    # small kana of real tategaki
     "tategaki_sans__24px-1col": 0.01,
+    "tategaki_sans__32px-4col": 0.0,       # a small kana read full-size (ュ as ユ): set small from its ink
     "narrow_v__64px": 0.02,                # a narrow vertical page
     "largepage_h__5000px": 0.01,           # small text on a very large page
     "pagenumber_h__bottom-left": 0.01,     # a page number read last

@@ -7,8 +7,10 @@ public struct RecognisedText: Sendable, Equatable, Codable {
         /// The rule that found this character in the line's pixels where the recogniser, reading the line, emitted
         /// nothing (ppocr, docs/reference-pipelines.md §4): `verticalPunctuation` (a 、, 。 or ー of a vertical line,
         /// told by its shape; its confidence is the line's) or `smallKana` (a small kana of a vertical line, read by the
-        /// recogniser from the line's cells turned upright; its confidence is that reading's). Nil (absent from the
-        /// JSON) for the characters the recogniser emitted.
+        /// recogniser from the line's cells turned upright; its confidence is that reading's). Also set on a character
+        /// the recogniser emitted and a rule changed: a kana re-formed small from its ink (`smallKana`, `SmallKanaReform`),
+        /// a grave read as 、 (`verticalPunctuation`); its confidence is then the one it was
+        /// read at. Nil (absent from the JSON) for the characters the recogniser emitted as they are.
         public var foundBy: String? = nil
 
         public init(text: String, confidence: Float, foundBy: String? = nil) {

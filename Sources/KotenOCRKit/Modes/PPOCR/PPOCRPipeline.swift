@@ -233,6 +233,7 @@ package struct PPOCRPipeline: ModePipeline {
         var windows: [(line: Int, window: SmallKana.Window)] = []
         for k in texts.indices where k < lines.count {
             guard let line = lines[k] else { continue }
+            restored[k] = SmallKanaReform.reform(restored[k], line: line)
             windows += SmallKana.windows(restored[k], line: line).map { (k, $0) }
         }
         let read = windows.isEmpty ? [] : try await reader.read(windows.map { LineRegion(wholeOf: $0.window.image) }, store: store, limit: limit)

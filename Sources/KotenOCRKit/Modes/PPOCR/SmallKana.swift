@@ -220,6 +220,7 @@ enum SmallKana {
                 if let c = resized[window.after].text.first, let small = smallForms[c], read.count == 1,
                    read[0].text == String(small), read[0].confidence >= minConfidence {
                     resized[window.after].text = String(small)
+                    resized[window.after].foundBy = foundBy
                 }
                 continue
             }

@@ -85,4 +85,14 @@ struct SweepTests {
         #expect(page.textLines.filter { $0.kind == "pageNumber" }.count == 1)
         #expect(page.textLines.first?.text != truth.last)
     }
+
+    @Test("a small kana read full-size is set small from its ink (ュ, not ユ; SmallKanaReform), saying so in characters")
+    func smallKanaReformed() async throws {
+        let (page, truth) = try await Self.read("tategaki_sans__32px-4col")
+        let text = withoutWhitespace(page.text), expected = withoutWhitespace(truth.joined())
+        #expect(text.contains("チューリップ") && !text.contains("チユーリップ"), "\(page.text)")
+        let reformed = page.textLines.flatMap(\.characters).filter { $0.foundBy == SmallKana.foundBy && $0.text == "ュ" }
+        #expect(!reformed.isEmpty)
+        #expect(characterErrorRate(text, reference: expected) == 0, "\(page.text)")
+    }
 }
