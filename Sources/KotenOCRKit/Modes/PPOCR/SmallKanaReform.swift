@@ -34,7 +34,13 @@ enum SmallKanaReform {
     static func reform(_ text: RecognisedText, line: RGBImage) -> RecognisedText {
         guard let ink = SmallKana.LineInk(text, line: line) else { return text }
         var characters = text.characters
-        let measured = ink.centres.map { centre in ink.ink(around: centre).map(ink.measure) }
+        // A cell whose ink reaches the crop's end may be cut short there (measured small though it is not): left
+        // out, as is the line's first character (a small kana does not begin a line: 行頭禁則). Seen on the sweep:
+        // ゆ read ゅ at a 10 px column's top, つ read っ at the end of one under salt-and-pepper noise.
+        let measured = ink.centres.indices.map { i -> (side: Double, offset: Double)? in
+            guard let box = ink.ink(around: ink.centres[i]), i > 0, box.x0 > 0, Double(box.x1) < ink.width - 1 else { return nil }
+            return ink.measure(box)
+        }
         // The line's middle and straightness, from the characters whose ink is a full-size glyph's.
         let full = measured.compactMap { $0 }.filter { $0.side > smallSide }.map(\.offset)
         guard !full.isEmpty else { return text }
