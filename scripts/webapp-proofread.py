@@ -204,12 +204,16 @@ def main():
           return {{message: m.textContent, theirs: m.dataset.theirs || null, editing: {editing(P2)}, value: {field},
                    line1: {li(P2, ids[0])}.querySelector('.pr-text').textContent,
                    line3deleted: {li(P2, ids[2])}.classList.contains('pr-deleted')}}; }})()""")
+        draft_key = f"koten-drafts:{report['job']}:2"
+        stored = f"JSON.parse(localStorage.getItem('{draft_key}') || 'null')"
+        report["stale"]["stored"] = t2.js(stored)   # the edit refused with 412 kept in the browser too
         t2.shot("20-stale-tab-en")
         # Enter again: saved over it, having seen it.
         t2.enter()
         t2.until(f"{editing(P2)} === '{ids[2]}'", "the second tab saved on its second Enter")
         t2.escape()
         report["staleSaved"] = t2.js(f"{li(P2, ids[1])}.querySelector('.pr-text').textContent")
+        report["stale"]["storedAfter"] = t2.js(stored)   # saved: no longer kept
         b.send("Target.activateTarget", {"targetId": a.target})
 
         # 9. Page 1: a vertical line clicked over the image, edited in vertical writing (screenshots ja, en).
@@ -251,6 +255,48 @@ def main():
         report["offline"]["saved"] = a.js(f"{li(P2, ids[4])}.querySelector('.pr-text').textContent")
         report["offline"]["line2"] = a.js(f"{li(P2, ids[1])}.querySelector('.pr-text').textContent")
 
+        # 10b. A failed save kept in the browser (localStorage): offered back after a reload and discarded; made again,
+        # the tab closed, offered back in a new tab, restored (keyboard) and saved.
+        offers = f"[...{P2}.querySelectorAll('.pr-draft')].map(d => ({{id: d.dataset.id, text: d.dataset.text, shown: d.textContent}}))"
+
+        def fail_offline(tab, i, text):
+            tab.click_at(li(P2, ids[i]))
+            tab.until(f"{editing(P2)} === '{ids[i]}' && document.activeElement.classList.contains('pr-field')", f"line {i + 1}'s field")
+            b.send("Input.insertText", {"text": text}, session=tab.s)
+            b.send("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}, session=tab.s)
+            tab.enter()
+            tab.until(f"{P2}.querySelector('.pr-edit-msg[data-kind=offline]')", "the offline save said so")
+            kept = tab.js(stored)
+            b.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}, session=tab.s)
+            return kept
+
+        drafted = {"stored": fail_offline(a, 3, "（稿）")}
+        b.send("Page.reload", session=a.s)
+        b.wait_event("Page.loadEventFired", timeout=30)
+        a.show(2, 90)
+        a.until(f"!!{P2}.querySelector('.pr-draft[data-id=\"{ids[3]}\"]')", "the unsaved edit offered after the reload")
+        drafted["offered"] = a.js(offers)
+        a.js(f"{P2}.querySelector('.pr-draft .pr-discard').focus()")
+        a.enter()
+        a.until(f"!{P2}.querySelector('.pr-draft')", "the unsaved edit discarded")
+        drafted["discarded"] = {"stored": a.js(stored), "text": a.js(f"{li(P2, ids[3])}.querySelector('.pr-text').textContent"),
+                                "focus": a.js("document.activeElement.dataset.id || null")}
+        drafted["storedAgain"] = fail_offline(a, 3, "（稿）")
+        b.send("Target.closeTarget", {"targetId": a.target})
+        a = Tab(b, args.url, args.out, report)
+        a.show(2, 90)
+        a.until(f"!!{P2}.querySelector('.pr-draft[data-id=\"{ids[3]}\"]')", "the unsaved edit offered in a new tab")
+        drafted["offeredAgain"] = a.js(offers)
+        a.js(f"{P2}.querySelector('.pr-draft .pr-restore').focus()")
+        a.enter()
+        a.until(f"{editing(P2)} === '{ids[3]}' && document.activeElement.classList.contains('pr-field')", "the unsaved edit restored in its field")
+        drafted["restored"] = {"value": a.js(field), "offers": a.js(f"{P2}.querySelectorAll('.pr-draft').length"), "patches": a.js("window.__patches")}
+        a.enter()
+        a.until(f"{editing(P2)} !== '{ids[3]}' && {li(P2, ids[3])}.classList.contains('pr-corrected')", "the restored edit saved")
+        if a.js(editing(P2)): a.escape()
+        drafted["saved"] = {"text": a.js(f"{li(P2, ids[3])}.querySelector('.pr-text').textContent"), "stored": a.js(stored)}
+        report["drafted"] = drafted
+
         # 11. Page 2 marked proofread (keyboard): its state and the job's figures.
         a.js(f"{P2}.querySelector('.pr-mark').focus()")
         a.enter()
@@ -260,6 +306,27 @@ def main():
                    mark: {P2}.querySelector('.pr-mark').textContent}}; }})()""")
         a.js(f"{P2}.scrollIntoView()")
         a.shot("12-proofread-en")
+
+        # 11b. The page's history (keyboard): every change, who, when, before, after; one line's; in Japanese.
+        rows = f"""[...{P2}.querySelectorAll('.pr-history-row')].map(r => ({{line: r.dataset.line, change: r.dataset.change,
+                   changeShown: r.querySelector('.pr-h-change').textContent, who: r.querySelector('.pr-h-who').textContent,
+                   time: r.querySelector('.pr-h-time').textContent, before: r.querySelector('.pr-h-before').textContent,
+                   after: r.querySelector('.pr-h-after').textContent, where: r.querySelector('.pr-h-line').textContent}}))"""
+        title = f"{P2}.querySelector('.pr-history-title')?.textContent || ''"
+        a.js(f"{P2}.querySelector('.pr-history-button').focus()")
+        a.enter()
+        a.until(f"{P2}.querySelectorAll('.pr-history-row').length > 0", "the page's history shown")
+        history = {"title": a.js(title), "rows": a.js(rows), "pressed": a.js(f"{P2}.querySelector('.pr-history-button').getAttribute('aria-pressed')")}
+        a.js(f"{P2}.querySelector('.pr-history-line[data-id=\"{ids[0]}\"]').focus()")
+        a.enter()
+        a.until(f"!!{P2}.querySelector('.pr-history-all')", "one line's history shown")
+        history["line"] = {"title": a.js(title), "rows": a.js(rows), "focus": a.js("document.activeElement.className")}
+        a.js("document.getElementById('lang').click()")
+        history["ja"] = {"title": a.js(title), "rows": a.js(rows)}
+        a.js(f"{P2}.querySelector('.pr-history').scrollIntoView()")
+        a.shot("13-history-ja")
+        a.js("document.getElementById('lang').click()")
+        report["history"] = history
 
         # 12. A reload shows the edits.
         b.send("Page.reload", session=a.s)
