@@ -237,6 +237,30 @@ def main():
         a.until(f"{editing(P1)} !== '{vids[0]}' && {li(P1, vids[0])}.classList.contains('pr-corrected')", "the vertical line saved")
         if a.js(editing(P1)): a.escape()
 
+        # 9b. A ruby clicked over the image: its line's editor, the ruby's own field focused; retyped through an input
+        # method (an Enter during the composition saves nothing), Enter saves it (one PATCH) with the line as it was.
+        ruby = a.js(f"(() => {{ const r = {P1}.querySelector('.overlay .ol.ruby[data-id]'); return r ? r.dataset.id : null; }})()")
+        if not ruby: raise RuntimeError("no ruby outlined on page 1")
+        a.click_at(f"{P1}.querySelector('.overlay .ol.ruby[data-id=\"{ruby}\"]')")
+        a.until(f"document.activeElement.classList.contains('pr-ruby-field') && document.activeElement.dataset.id === '{ruby}'", "the ruby's field")
+        patches = a.js("window.__patches")
+        opened = {"id": ruby, "editing": a.js(editing(P1)), "value": a.js("document.activeElement.value"),
+                  "label": a.js("document.activeElement.getAttribute('aria-label')"),
+                  "fields": a.js(f"{P1}.querySelectorAll('li.pr-editing .pr-field, li.pr-editing .pr-ruby-field').length")}
+        a.js(f"{P1}.querySelector('li.pr-editing').scrollIntoView({{block: 'center'}})")
+        a.shot("14-edit-ruby-en")
+        a.js("document.activeElement.select()")
+        b.send("Input.imeSetComposition", {"text": "るび", "selectionStart": 2, "selectionEnd": 2}, session=a.s)
+        a.enter()
+        opened["composing"] = {"patches": a.js("window.__patches") - patches, "value": a.js("document.activeElement.value"),
+                               "focused": a.js("document.activeElement.dataset.id || null")}
+        b.send("Input.insertText", {"text": "ルビ"}, session=a.s)
+        a.enter()
+        a.until(f"window.__patches === {patches + 1} && {editing(P1)} !== '{opened['editing']}'", "the ruby saved and on to the next line")
+        if a.js(editing(P1)): a.escape()
+        opened["tag"] = a.js(f"{li(P1, opened['editing'])}.querySelector('.pr-tag-ruby')?.textContent || ''")
+        report["ruby"] = opened
+
         # 10. Offline: the save refused, said so, the text kept in the field; online again, Enter saves it.
         a.show(2)
         a.click_at(li(P2, ids[4]))

@@ -58,6 +58,11 @@ struct WebAppProofreadingTests {
         let staleSaved: String
         let vertical: Vertical
         let offline: Offline
+        struct Ruby: Decodable {
+            struct Composing: Decodable { let patches: Int; let value: String?; let focused: String? }
+            let id: String; let editing: String?; let value: String; let label: String?; let fields: Int; let composing: Composing; let tag: String
+        }
+        let ruby: Ruby
         let drafted: Drafted
         let history: History
         let proofread: Proofread
@@ -144,6 +149,20 @@ struct WebAppProofreadingTests {
         #expect(r.reloaded.page1.first == "校正本文" && r.reloaded.state == "proofread")
         #expect(r.modelShown == "The engine read: " + r.before[0])
 
+        // A ruby clicked over the image: its line's editor with the ruby's own field focused (the line's field and one
+        // per ruby), an Enter during the composition saving nothing; Enter saved the ruby alone, the line as it was.
+        let ruby = r.ruby
+        let page1Lines = (try curl("\(server.base)/v1/jobs/\(r.job)/pages/1?format=json").json["lines"] as? [[String: Any]]) ?? []
+        let rubyLine = try #require(page1Lines.first { $0["id"] as? String == ruby.id }, "\(ruby)")
+        let rubyBody = page1Lines.first { $0["id"] as? String == ruby.editing }
+        #expect(rubyLine["kind"] as? String == "ruby" && rubyLine["modelText"] as? String == ruby.value && ruby.fields >= 2, "\(ruby) / \(rubyLine)")
+        #expect(((rubyLine["annotates"] as? [String: Any])?["line"] as? Int) == rubyBody?["readingOrder"] as? Int, "\(rubyLine) / \(String(describing: rubyBody))")
+        #expect(ruby.label?.hasPrefix("Ruby of “") == true, "\(ruby.label ?? "-")")
+        #expect(ruby.composing.patches == 0 && ruby.composing.value == "るび" && ruby.composing.focused == ruby.id, "\(ruby.composing)")
+        #expect(rubyLine["text"] as? String == "ルビ" && rubyLine["corrected"] as? Bool == true && ruby.tag == "ruby corrected", "\(rubyLine) \(ruby.tag)")
+        #expect(rubyBody?["text"] as? String == (ruby.editing == page1Lines.first { $0["kind"] == nil }?["id"] as? String ? "校正本文" : rubyBody?["modelText"] as? String),
+                "the ruby's line: \(String(describing: rubyBody))")
+
         // A save that failed offline, kept in local storage; after a reload offered back (its text shown) and discarded
         // (nothing kept, the line as it was, the focus on it); made again, the tab closed, offered in a new tab,
         // restored into its field and saved with Enter (one PATCH), then no longer kept.
@@ -187,7 +206,7 @@ struct WebAppProofreadingTests {
         #expect(read.count >= 3 && r.drawn.message.contains(read), "\(read) / \(r.drawn.message)")
 
         let names = r.screenshots.map { URL(fileURLWithPath: $0).lastPathComponent }
-        #expect(names == ["20-stale-tab-en.png", "10-edit-vertical-ja.png", "11-edit-vertical-en.png", "12-proofread-en.png", "13-history-ja.png"])
+        #expect(names == ["20-stale-tab-en.png", "10-edit-vertical-ja.png", "11-edit-vertical-en.png", "14-edit-ruby-en.png", "12-proofread-en.png", "13-history-ja.png"])
         #expect(r.screenshots.allSatisfy { FileManager.default.fileExists(atPath: $0) })
     }
 }
