@@ -109,6 +109,7 @@ def main():
     ap.add_argument("--vertical", required=True)
     ap.add_argument("--horizontal", required=True)
     ap.add_argument("--timeout", type=float, default=240)
+    ap.add_argument("--full-flag", help="the file whose presence makes the server's database full (KOTEN_OCR_TEST_CORPUS_FULL_WHILE)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     downloads = os.path.join(args.out, "downloads")
@@ -320,6 +321,33 @@ def main():
         if a.js(editing(P2)): a.escape()
         drafted["saved"] = {"text": a.js(f"{li(P2, ids[3])}.querySelector('.pr-text').textContent"), "stored": a.js(stored)}
         report["drafted"] = drafted
+
+        # 10c. The server's disk full (507): said so, the edit kept in the field and in the browser, the page as it
+        # was; saved once there is room; then undone (the page as before for what follows).
+        if args.full_flag:
+            big = "満" * 9000
+            open(args.full_flag, "w").close()
+            a.click_at(li(P2, ids[5]))
+            a.until(f"{editing(P2)} === '{ids[5]}' && document.activeElement.classList.contains('pr-field')", "line 6's field")
+            a.js("document.activeElement.select()")
+            b.send("Input.insertText", {"text": big}, session=a.s)
+            a.enter()
+            a.until(f"{P2}.querySelector('.pr-edit-msg[data-kind=full]')", "the save refused for a full disk said so")
+            server_line = f"fetch('v1/jobs/{report['job']}/pages/2?format=json', {{cache: 'no-store'}}).then(r => r.json()).then(p => p.lines.find(l => l.id === '{ids[5]}').text)"
+            full = {"message": a.js(f"{P2}.querySelector('.pr-edit-msg').textContent"), "editing": a.js(editing(P2)),
+                    "kept": a.js(f"document.activeElement.value === '{big}'"), "stored": a.js(f"({stored} || {{}})['{ids[5]}']?.text === '{big}'"),
+                    "server": a.js(server_line)}
+            os.remove(args.full_flag)
+            a.enter()
+            a.until(f"{editing(P2)} !== '{ids[5]}' && {li(P2, ids[5])}.classList.contains('pr-corrected')", "line 6 saved once there was room")
+            if a.js(editing(P2)): a.escape()
+            full["saved"] = a.js(f"{li(P2, ids[5])}.querySelector('.pr-text').textContent.length")
+            full["storedAfter"] = a.js(stored)
+            a.js(f"{P2}.querySelector('.pr-undo').focus()")
+            a.enter()
+            a.until(f"{li(P2, ids[5])}.querySelector('.pr-text').textContent.length < 9000", "line 6's long edit undone")
+            full["undone"] = a.js(f"{li(P2, ids[5])}.querySelector('.pr-text').textContent")
+            report["full"] = full
 
         # 11. Page 2 marked proofread (keyboard): its state and the job's figures.
         a.js(f"{P2}.querySelector('.pr-mark').focus()")

@@ -63,6 +63,11 @@ struct WebAppProofreadingTests {
             let id: String; let editing: String?; let value: String; let label: String?; let fields: Int; let composing: Composing; let tag: String
         }
         let ruby: Ruby
+        struct Full: Decodable {
+            let message: String; let editing: String?; let kept: Bool; let stored: Bool; let server: String; let saved: Int
+            let storedAfter: [String: Draft]?; let undone: String
+        }
+        let full: Full?
         let drafted: Drafted
         let history: History
         let proofread: Proofread
@@ -78,7 +83,9 @@ struct WebAppProofreadingTests {
     func proofreadInTheBrowser() throws {
         let folder = try TestPaths.temporaryDirectory("webapp-proofread")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try ServeProcess(work: folder.appendingPathComponent("work"))
+        // While this file exists the server's database is full (docs/serve.md, "Test hooks"): a save gets 507.
+        let fullFlag = folder.appendingPathComponent("corpus-full")
+        let server = try ServeProcess(work: folder.appendingPathComponent("work"), environment: ["KOTEN_OCR_TEST_CORPUS_FULL_WHILE": fullFlag.path])
         defer { server.kill9() }
         let artifacts = TestPaths.packageRoot.appendingPathComponent(".build/test-artifacts/serve/webapp-proofread")
         try? FileManager.default.removeItem(at: artifacts)
@@ -87,12 +94,12 @@ struct WebAppProofreadingTests {
         let script = TestPaths.packageRoot.appendingPathComponent("scripts/webapp-proofread.py")
         let run = try runProcess(try FormatCheckers.tool("python3"),
                                  [script.path, "--url", server.base + "/", "--out", artifacts.path, "--timeout", "300",
-                                  "--vertical", vertical.path, "--horizontal", horizontal.path])
+                                  "--vertical", vertical.path, "--horizontal", horizontal.path, "--full-flag", fullFlag.path])
         print("web app proofreading screenshots: \(artifacts.path)")
         try #require(run.status == 0, "the driver failed: \(run.stderr.suffix(2000))\n\(run.stdout.suffix(1500))\n\(server.state)")
         let r = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
         let ids = r.ids
-        try #require(ids.count >= 5 && r.before.count == ids.count)
+        try #require(ids.count >= 6 && r.before.count == ids.count)
 
         // The line clicked: its text in the field, its image beside it (a crop of the page image).
         #expect(r.opened.value == r.before[0] && r.opened.image.contains("/pages/2/image") && (r.opened.crop?.allSatisfy { $0 > 10 } ?? false), "\(r.opened)")
@@ -174,6 +181,12 @@ struct WebAppProofreadingTests {
         #expect(d.storedAgain?[ids[3]]?.text == drafted && d.offeredAgain.map(\.id) == [ids[3]], "\(d.offeredAgain)")
         #expect(d.restored.value == drafted && d.restored.offers == 0 && d.restored.patches == 0, "\(d.restored)")
         #expect(d.saved.text == drafted && d.saved.stored == nil, "\(d.saved)")
+
+        // The server's disk full during a save (507): said so, the edit kept in the field and in local storage, the
+        // page as it was; saved once there was room (no longer kept); undone.
+        let full = try #require(r.full)
+        #expect(full.message.hasPrefix("Not saved: the server's disk is full") && full.editing == ids[5] && full.kept && full.stored && full.server == r.before[5], "\(full)")
+        #expect(full.saved == 9000 && full.storedAfter == nil && full.undone == r.before[5], "\(full.saved) \(String(describing: full.storedAfter)) \(full.undone)")
 
         // The page's history: every change with who and when, before and after, oldest first; one line's; in Japanese.
         let h = r.history
