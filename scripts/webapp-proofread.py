@@ -76,8 +76,18 @@ class Tab:
     def delete(self): self.key("Delete", "Delete", 46)
 
     def click_at(self, expression):
-        """A real mouse click at the middle of the element `expression` names (scrolled into view first)."""
-        r = self.js(f"(() => {{ const el = {expression}; el.scrollIntoView({{block: 'center', inline: 'center'}}); const r = el.getBoundingClientRect(); return {{x: r.left + r.width / 2, y: r.top + r.height / 2}}; }})()")
+        """A real mouse click at the middle of the element `expression` names (scrolled into view first, and clicked once
+        its box is the same on three reads in a row: the overlay's scale follows the sheet's size a frame late, through
+        a ResizeObserver, when the page's layout has just changed, e.g. after the language switch)."""
+        r = self.js(f"""(async () => {{ const el = {expression}; el.scrollIntoView({{block: 'center', inline: 'center'}});
+          let last = '', same = 0, r = el.getBoundingClientRect();
+          for (let i = 0; i < 200 && same < 2; i++) {{
+            await new Promise(f => setTimeout(f, 20));
+            r = el.getBoundingClientRect();
+            const now = [r.left, r.top, r.width, r.height].join(' ');
+            same = now === last ? same + 1 : 0; last = now;
+          }}
+          return {{x: r.left + r.width / 2, y: r.top + r.height / 2}}; }})()""")
         for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
             self.b.send("Input.dispatchMouseEvent", {"type": kind, "x": r["x"], "y": r["y"], "button": "left", "clickCount": 1}, session=self.s)
 
