@@ -76,8 +76,18 @@ class Tab:
     def delete(self): self.key("Delete", "Delete", 46)
 
     def click_at(self, expression):
-        """A real mouse click at the middle of the element `expression` names (scrolled into view first)."""
-        r = self.js(f"(() => {{ const el = {expression}; el.scrollIntoView({{block: 'center', inline: 'center'}}); const r = el.getBoundingClientRect(); return {{x: r.left + r.width / 2, y: r.top + r.height / 2}}; }})()")
+        """A real mouse click at the middle of the element `expression` names (scrolled into view first, and clicked once
+        its box is the same on three reads in a row: the overlay's scale follows the sheet's size a frame late, through
+        a ResizeObserver, when the page's layout has just changed, e.g. after the language switch)."""
+        r = self.js(f"""(async () => {{ const el = {expression}; el.scrollIntoView({{block: 'center', inline: 'center'}});
+          let last = '', same = 0, r = el.getBoundingClientRect();
+          for (let i = 0; i < 200 && same < 2; i++) {{
+            await new Promise(f => setTimeout(f, 20));
+            r = el.getBoundingClientRect();
+            const now = [r.left, r.top, r.width, r.height].join(' ');
+            same = now === last ? same + 1 : 0; last = now;
+          }}
+          return {{x: r.left + r.width / 2, y: r.top + r.height / 2}}; }})()""")
         for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
             self.b.send("Input.dispatchMouseEvent", {"type": kind, "x": r["x"], "y": r["y"], "button": "left", "clickCount": 1}, session=self.s)
 
@@ -109,6 +119,7 @@ def main():
     ap.add_argument("--vertical", required=True)
     ap.add_argument("--horizontal", required=True)
     ap.add_argument("--timeout", type=float, default=240)
+    ap.add_argument("--full-flag", help="the file whose presence makes the server's database full (KOTEN_OCR_TEST_CORPUS_FULL_WHILE)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     downloads = os.path.join(args.out, "downloads")
@@ -204,12 +215,16 @@ def main():
           return {{message: m.textContent, theirs: m.dataset.theirs || null, editing: {editing(P2)}, value: {field},
                    line1: {li(P2, ids[0])}.querySelector('.pr-text').textContent,
                    line3deleted: {li(P2, ids[2])}.classList.contains('pr-deleted')}}; }})()""")
+        draft_key = f"koten-drafts:{report['job']}:2"
+        stored = f"JSON.parse(localStorage.getItem('{draft_key}') || 'null')"
+        report["stale"]["stored"] = t2.js(stored)   # the edit refused with 412 kept in the browser too
         t2.shot("20-stale-tab-en")
         # Enter again: saved over it, having seen it.
         t2.enter()
         t2.until(f"{editing(P2)} === '{ids[2]}'", "the second tab saved on its second Enter")
         t2.escape()
         report["staleSaved"] = t2.js(f"{li(P2, ids[1])}.querySelector('.pr-text').textContent")
+        report["stale"]["storedAfter"] = t2.js(stored)   # saved: no longer kept
         b.send("Target.activateTarget", {"targetId": a.target})
 
         # 9. Page 1: a vertical line clicked over the image, edited in vertical writing (screenshots ja, en).
@@ -233,6 +248,30 @@ def main():
         a.until(f"{editing(P1)} !== '{vids[0]}' && {li(P1, vids[0])}.classList.contains('pr-corrected')", "the vertical line saved")
         if a.js(editing(P1)): a.escape()
 
+        # 9b. A ruby clicked over the image: its line's editor, the ruby's own field focused; retyped through an input
+        # method (an Enter during the composition saves nothing), Enter saves it (one PATCH) with the line as it was.
+        ruby = a.js(f"(() => {{ const r = {P1}.querySelector('.overlay .ol.ruby[data-id]'); return r ? r.dataset.id : null; }})()")
+        if not ruby: raise RuntimeError("no ruby outlined on page 1")
+        a.click_at(f"{P1}.querySelector('.overlay .ol.ruby[data-id=\"{ruby}\"]')")
+        a.until(f"document.activeElement.classList.contains('pr-ruby-field') && document.activeElement.dataset.id === '{ruby}'", "the ruby's field")
+        patches = a.js("window.__patches")
+        opened = {"id": ruby, "editing": a.js(editing(P1)), "value": a.js("document.activeElement.value"),
+                  "label": a.js("document.activeElement.getAttribute('aria-label')"),
+                  "fields": a.js(f"{P1}.querySelectorAll('li.pr-editing .pr-field, li.pr-editing .pr-ruby-field').length")}
+        a.js(f"{P1}.querySelector('li.pr-editing').scrollIntoView({{block: 'center'}})")
+        a.shot("14-edit-ruby-en")
+        a.js("document.activeElement.select()")
+        b.send("Input.imeSetComposition", {"text": "るび", "selectionStart": 2, "selectionEnd": 2}, session=a.s)
+        a.enter()
+        opened["composing"] = {"patches": a.js("window.__patches") - patches, "value": a.js("document.activeElement.value"),
+                               "focused": a.js("document.activeElement.dataset.id || null")}
+        b.send("Input.insertText", {"text": "ルビ"}, session=a.s)
+        a.enter()
+        a.until(f"window.__patches === {patches + 1} && {editing(P1)} !== '{opened['editing']}'", "the ruby saved and on to the next line")
+        if a.js(editing(P1)): a.escape()
+        opened["tag"] = a.js(f"{li(P1, opened['editing'])}.querySelector('.pr-tag-ruby')?.textContent || ''")
+        report["ruby"] = opened
+
         # 10. Offline: the save refused, said so, the text kept in the field; online again, Enter saves it.
         a.show(2)
         a.click_at(li(P2, ids[4]))
@@ -251,6 +290,75 @@ def main():
         report["offline"]["saved"] = a.js(f"{li(P2, ids[4])}.querySelector('.pr-text').textContent")
         report["offline"]["line2"] = a.js(f"{li(P2, ids[1])}.querySelector('.pr-text').textContent")
 
+        # 10b. A failed save kept in the browser (localStorage): offered back after a reload and discarded; made again,
+        # the tab closed, offered back in a new tab, restored (keyboard) and saved.
+        offers = f"[...{P2}.querySelectorAll('.pr-draft')].map(d => ({{id: d.dataset.id, text: d.dataset.text, shown: d.textContent}}))"
+
+        def fail_offline(tab, i, text):
+            tab.click_at(li(P2, ids[i]))
+            tab.until(f"{editing(P2)} === '{ids[i]}' && document.activeElement.classList.contains('pr-field')", f"line {i + 1}'s field")
+            b.send("Input.insertText", {"text": text}, session=tab.s)
+            b.send("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}, session=tab.s)
+            tab.enter()
+            tab.until(f"{P2}.querySelector('.pr-edit-msg[data-kind=offline]')", "the offline save said so")
+            kept = tab.js(stored)
+            b.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}, session=tab.s)
+            return kept
+
+        drafted = {"stored": fail_offline(a, 3, "（稿）")}
+        b.send("Page.reload", session=a.s)
+        b.wait_event("Page.loadEventFired", timeout=30)
+        a.show(2, 90)
+        a.until(f"!!{P2}.querySelector('.pr-draft[data-id=\"{ids[3]}\"]')", "the unsaved edit offered after the reload")
+        drafted["offered"] = a.js(offers)
+        a.js(f"{P2}.querySelector('.pr-draft .pr-discard').focus()")
+        a.enter()
+        a.until(f"!{P2}.querySelector('.pr-draft')", "the unsaved edit discarded")
+        drafted["discarded"] = {"stored": a.js(stored), "text": a.js(f"{li(P2, ids[3])}.querySelector('.pr-text').textContent"),
+                                "focus": a.js("document.activeElement.dataset.id || null")}
+        drafted["storedAgain"] = fail_offline(a, 3, "（稿）")
+        b.send("Target.closeTarget", {"targetId": a.target})
+        a = Tab(b, args.url, args.out, report)
+        a.show(2, 90)
+        a.until(f"!!{P2}.querySelector('.pr-draft[data-id=\"{ids[3]}\"]')", "the unsaved edit offered in a new tab")
+        drafted["offeredAgain"] = a.js(offers)
+        a.js(f"{P2}.querySelector('.pr-draft .pr-restore').focus()")
+        a.enter()
+        a.until(f"{editing(P2)} === '{ids[3]}' && document.activeElement.classList.contains('pr-field')", "the unsaved edit restored in its field")
+        drafted["restored"] = {"value": a.js(field), "offers": a.js(f"{P2}.querySelectorAll('.pr-draft').length"), "patches": a.js("window.__patches")}
+        a.enter()
+        a.until(f"{editing(P2)} !== '{ids[3]}' && {li(P2, ids[3])}.classList.contains('pr-corrected')", "the restored edit saved")
+        if a.js(editing(P2)): a.escape()
+        drafted["saved"] = {"text": a.js(f"{li(P2, ids[3])}.querySelector('.pr-text').textContent"), "stored": a.js(stored)}
+        report["drafted"] = drafted
+
+        # 10c. The server's disk full (507): said so, the edit kept in the field and in the browser, the page as it
+        # was; saved once there is room; then undone (the page as before for what follows).
+        if args.full_flag:
+            big = "満" * 9000
+            open(args.full_flag, "w").close()
+            a.click_at(li(P2, ids[5]))
+            a.until(f"{editing(P2)} === '{ids[5]}' && document.activeElement.classList.contains('pr-field')", "line 6's field")
+            a.js("document.activeElement.select()")
+            b.send("Input.insertText", {"text": big}, session=a.s)
+            a.enter()
+            a.until(f"{P2}.querySelector('.pr-edit-msg[data-kind=full]')", "the save refused for a full disk said so")
+            server_line = f"fetch('v1/jobs/{report['job']}/pages/2?format=json', {{cache: 'no-store'}}).then(r => r.json()).then(p => p.lines.find(l => l.id === '{ids[5]}').text)"
+            full = {"message": a.js(f"{P2}.querySelector('.pr-edit-msg').textContent"), "editing": a.js(editing(P2)),
+                    "kept": a.js(f"document.activeElement.value === '{big}'"), "stored": a.js(f"({stored} || {{}})['{ids[5]}']?.text === '{big}'"),
+                    "server": a.js(server_line)}
+            os.remove(args.full_flag)
+            a.enter()
+            a.until(f"{editing(P2)} !== '{ids[5]}' && {li(P2, ids[5])}.classList.contains('pr-corrected')", "line 6 saved once there was room")
+            if a.js(editing(P2)): a.escape()
+            full["saved"] = a.js(f"{li(P2, ids[5])}.querySelector('.pr-text').textContent.length")
+            full["storedAfter"] = a.js(stored)
+            a.js(f"{P2}.querySelector('.pr-undo').focus()")
+            a.enter()
+            a.until(f"{li(P2, ids[5])}.querySelector('.pr-text').textContent.length < 9000", "line 6's long edit undone")
+            full["undone"] = a.js(f"{li(P2, ids[5])}.querySelector('.pr-text').textContent")
+            report["full"] = full
+
         # 11. Page 2 marked proofread (keyboard): its state and the job's figures.
         a.js(f"{P2}.querySelector('.pr-mark').focus()")
         a.enter()
@@ -260,6 +368,27 @@ def main():
                    mark: {P2}.querySelector('.pr-mark').textContent}}; }})()""")
         a.js(f"{P2}.scrollIntoView()")
         a.shot("12-proofread-en")
+
+        # 11b. The page's history (keyboard): every change, who, when, before, after; one line's; in Japanese.
+        rows = f"""[...{P2}.querySelectorAll('.pr-history-row')].map(r => ({{line: r.dataset.line, change: r.dataset.change,
+                   changeShown: r.querySelector('.pr-h-change').textContent, who: r.querySelector('.pr-h-who').textContent,
+                   time: r.querySelector('.pr-h-time').textContent, before: r.querySelector('.pr-h-before').textContent,
+                   after: r.querySelector('.pr-h-after').textContent, where: r.querySelector('.pr-h-line').textContent}}))"""
+        title = f"{P2}.querySelector('.pr-history-title')?.textContent || ''"
+        a.js(f"{P2}.querySelector('.pr-history-button').focus()")
+        a.enter()
+        a.until(f"{P2}.querySelectorAll('.pr-history-row').length > 0", "the page's history shown")
+        history = {"title": a.js(title), "rows": a.js(rows), "pressed": a.js(f"{P2}.querySelector('.pr-history-button').getAttribute('aria-pressed')")}
+        a.js(f"{P2}.querySelector('.pr-history-line[data-id=\"{ids[0]}\"]').focus()")
+        a.enter()
+        a.until(f"!!{P2}.querySelector('.pr-history-all')", "one line's history shown")
+        history["line"] = {"title": a.js(title), "rows": a.js(rows), "focus": a.js("document.activeElement.className")}
+        a.js("document.getElementById('lang').click()")
+        history["ja"] = {"title": a.js(title), "rows": a.js(rows)}
+        a.js(f"{P2}.querySelector('.pr-history').scrollIntoView()")
+        a.shot("13-history-ja")
+        a.js("document.getElementById('lang').click()")
+        report["history"] = history
 
         # 12. A reload shows the edits.
         b.send("Page.reload", session=a.s)

@@ -95,6 +95,9 @@ final class JobCorpus: @unchecked Sendable {
     /// A proofreader's edits and state, if the page's revision is still `ifRevision` (`CorpusStore.update`).
     func update(job: String, page: Int, ifRevision: Int, edits: [LineEdit], state: KotenOCRCorpus.PageState?, by who: String) throws -> CorpusPage {
         defer { changed(job) }
+        if let flag = TestHooks.corpusFullWhile {   // a test's full disk (docs/serve.md, "Test hooks")
+            try store.limitPages(FileManager.default.fileExists(atPath: flag) ? store.pageCount().pages : nil)
+        }
         return try store.update(job: job, page: page, ifRevision: ifRevision, edits: edits, state: state, by: who)
     }
 

@@ -42,6 +42,16 @@ const S = {
     added1: "Line added: the engine read “{0}”. Correct it and press Enter.",
     nothingToUndo: "Nothing to undo.",
     undone: "Undone.",
+    draft: "An edit of line {0} not saved when this page was last open ({1}): “{2}”. The line's text now: “{3}”.",
+    draftRuby: "An edit of the ruby of line {0} not saved when this page was last open ({1}): “{2}”. The ruby's text now: “{3}”.",
+    restore: "Restore it", discard: "Discard it",
+    rubyField: "Ruby of “{0}” (line {1})", rubyCorrected: "ruby corrected",
+    history: "History", historyPage: "Changes to this page, oldest first", historyLine: "Changes to line {0}, oldest first",
+    historyAll: "All lines", historyNone: "No changes yet.", historyFailed: "The history cannot be read: {0}",
+    h_time: "When", h_who: "Who", h_line: "Line", h_change: "Change", h_before: "Before", h_after: "After",
+    h_page: "the page", h_lineN: "line {0}",
+    c_text: "text corrected", c_deleted: "marked not text", c_restored: "marked text again", c_added: "line added",
+    c_state: "page state", c_reviewed: "checked", c_reread: "read again",
   },
   ja: {
     bar: "校正",
@@ -65,6 +75,16 @@ const S = {
     added1: "行を追加しました。エンジンの読み：「{0}」。修正して Enter を押してください。",
     nothingToUndo: "元に戻す変更はありません。",
     undone: "元に戻しました。",
+    draft: "前回このページを開いたときに保存されなかった{0}行目の修正（{1}）：「{2}」。この行の現在の本文：「{3}」。",
+    draftRuby: "前回このページを開いたときに保存されなかった{0}行目のルビの修正（{1}）：「{2}」。このルビの現在の本文：「{3}」。",
+    restore: "修正を戻す", discard: "修正を捨てる",
+    rubyField: "「{0}」のルビ（{1}行目）", rubyCorrected: "ルビ修正済み",
+    history: "履歴", historyPage: "このページの変更（古い順）", historyLine: "{0}行目の変更（古い順）",
+    historyAll: "すべての行", historyNone: "まだ変更はありません。", historyFailed: "履歴を読み込めません：{0}",
+    h_time: "日時", h_who: "誰が", h_line: "行", h_change: "変更", h_before: "変更前", h_after: "変更後",
+    h_page: "ページ", h_lineN: "{0}行目",
+    c_text: "本文の修正", c_deleted: "文字でないとした", c_restored: "文字に戻した", c_added: "行の追加",
+    c_state: "ページの状態", c_reviewed: "確認済み", c_reread: "読み直し",
   },
 };
 function t(key, ...args) {
@@ -76,6 +96,120 @@ const say = (el, key, ...args) => localised(el, e => { e.textContent = key ? t(k
 const clean = s => String(s).replace(/[\r\n\t]+/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim();
 
 const books = new Map();   // job id → {figures: [elements]}
+const pages = new Set();   // every page set up (for keeping the edits open when the tab closes)
+
+// ---- unsaved edits kept in the browser (localStorage `koten-drafts:<job>:<page>`: {lineId: {text, seen, at}}) ----------
+// Written when a save fails (412, offline, 507, 422, …) and, while an edit is open and changed, when the tab is closed
+// or reloaded; removed when the line is saved, cancelled (Escape) or discarded. Offered back when the page is shown.
+const draftKey = P => `koten-drafts:${P.job}:${P.n}`;
+function drafts(P) {
+  try { const d = JSON.parse(localStorage.getItem(draftKey(P)) || "{}"); return d && typeof d === "object" ? d : {}; } catch (e) { return {}; }
+}
+function keepDraft(P, id, text, seen) {
+  try {
+    const d = drafts(P);
+    d[id] = {text, seen, at: new Date().toISOString()};
+    localStorage.setItem(draftKey(P), JSON.stringify(d));
+  } catch (e) { /* a private window or a full storage: the edit stays in the field only */ }
+}
+function dropDraft(P, id) {
+  try {
+    const d = drafts(P);
+    if (!(id in d)) return;
+    delete d[id];
+    if (Object.keys(d).length) localStorage.setItem(draftKey(P), JSON.stringify(d)); else localStorage.removeItem(draftKey(P));
+  } catch (e) { /* nothing kept */ }
+  P.draftsEl?.querySelector(`.pr-draft[data-id="${CSS.escape(id)}"]`)?.remove();
+}
+window.addEventListener("pagehide", () => {
+  for (const P of pages) {
+    const E = P.editing;
+    if (E && P.root.isConnected && dirty(P, E)) keepDrafts(P, E);
+  }
+});
+const when = iso => { const d = new Date(iso); return isNaN(d) ? String(iso || "") : d.toLocaleString(K.lang === "ja" ? "ja-JP" : "en-GB"); };
+const positionOf = (P, id) => { const li = itemOf(P, id); return li ? [...P.list.querySelectorAll(":scope > li[data-id]")].indexOf(li) + 1 : id; };
+
+/// The edits kept from an earlier visit, each offered back in the bar: its text, Restore (its field opened with it,
+/// Enter saves it), Discard.
+function offerDrafts(P) {
+  P.draftsEl.replaceChildren();
+  for (const [id, d] of Object.entries(drafts(P))) {
+    const line = P.byId.get(id);
+    if (!line || !d || typeof d.text !== "string" || d.text === line.text) { dropDraft(P, id); continue; }
+    const host = line.kind === "ruby" ? bodyOf(P, line) : line;
+    if (!host) { dropDraft(P, id); continue; }
+    const text = h("span", {class: "pr-draft-text"});
+    localised(text, e => { e.textContent = t(host === line ? "draft" : "draftRuby", positionOf(P, host.id), when(d.at), d.text, line.text); });
+    const restore = say(h("button", {type: "button", class: "pr-restore"}), "restore");
+    const discard = say(h("button", {type: "button", class: "pr-discard"}), "discard");
+    const item = h("div", {class: "pr-draft", role: "group", "data-id": id, "data-text": d.text}, text, h("span", {class: "pr-buttons"}, restore, discard));
+    restore.addEventListener("click", async () => {
+      await open(P, host.id, host === line ? undefined : id);
+      const E = P.editing;
+      if (!E || E.id !== host.id) return;
+      const f = host === line ? E.field : E.rubies.find(r => r.id === id)?.field;
+      if (!f) return;
+      f.value = d.text;
+      E.kept = true;
+      f.setSelectionRange(f.value.length, f.value.length);
+      item.remove();
+    });
+    discard.addEventListener("click", () => { dropDraft(P, id); itemOf(P, id)?.focus(); });
+    P.draftsEl.append(item);
+  }
+}
+
+// ---- the page's history (GET …/history): who, when, before, after; the whole page or one line --------------------------
+async function showHistory(P) {
+  const panel = P.historyEl;
+  if (panel.hidden) return;
+  let json;
+  try { json = await K.api(`v1/jobs/${P.job}/pages/${P.n}/history`); }
+  catch (e) { panel.replaceChildren(say(h("p", {class: "pr-history-error"}), "historyFailed", String(e && e.message || e))); return; }
+  const only = P.historyLine || null;
+  const entries = (json && Array.isArray(json.history) ? json.history : []).filter(e => !only || e.line === only);
+  const heading = h("h6", {class: "pr-history-title"});
+  localised(heading, e => { e.textContent = only ? t("historyLine", positionOf(P, only)) : t("historyPage"); });
+  const parts = [heading];
+  if (only) {
+    const all = say(h("button", {type: "button", class: "pr-history-all"}), "historyAll");
+    all.addEventListener("click", () => { P.historyLine = null; showHistory(P).then(() => P.historyEl.querySelector("button, a")?.focus()); });
+    parts.push(all);
+  }
+  if (!entries.length) parts.push(say(h("p", {class: "pr-history-none"}), "historyNone"));
+  else {
+    const head = h("tr", {}, ...["h_time", "h_who", "h_line", "h_change", "h_before", "h_after"].map(k => say(h("th", {scope: "col"}), k)));
+    const value = (e, v) => e.change === "state" && v ? t("state_" + v) : (v ?? "");
+    const rows = entries.map(e => {
+      let where;
+      if (e.line) {
+        where = h("button", {type: "button", class: "pr-history-line", "data-id": e.line});
+        localised(where, el => { el.textContent = t("h_lineN", positionOf(P, e.line)); });
+        if (!only) where.addEventListener("click", () => { P.historyLine = e.line; showHistory(P).then(() => P.historyEl.querySelector(".pr-history-all")?.focus()); });
+        else where.disabled = true;
+      } else where = say(h("span", {}), "h_page");
+      const row = h("tr", {class: "pr-history-row", "data-line": e.line || "", "data-change": e.change || "", "data-revision": e.revision ?? ""},
+                    localised(h("td", {class: "pr-h-time"}), el => { el.textContent = when(e.time); }), h("td", {class: "pr-h-who", lang: "en"}, e.who || ""),
+                    h("td", {class: "pr-h-line"}, where), say(h("td", {class: "pr-h-change"}), "c_" + e.change),
+                    localised(h("td", {class: "pr-h-before", lang: "ja"}), el => { el.textContent = value(e, e.before); el.dataset.label = t("h_before"); }),
+                    localised(h("td", {class: "pr-h-after", lang: "ja"}), el => { el.textContent = value(e, e.after); el.dataset.label = t("h_after"); }));
+      return row;
+    });
+    parts.push(h("table", {class: "pr-history-table"}, h("thead", {}, head), h("tbody", {}, ...rows)));
+  }
+  panel.replaceChildren(...parts);
+  panel.dataset.loaded = String(json && json.revision);
+}
+function toggleHistory(P, line) {
+  const on = line !== undefined ? true : P.historyEl.hidden;
+  P.historyLine = line || null;
+  P.historyEl.hidden = !on;
+  P.historyButton.setAttribute("aria-pressed", String(on));
+  if (on) return showHistory(P);
+  P.historyEl.replaceChildren();
+  delete P.historyEl.dataset.loaded;
+}
 
 document.addEventListener("koten:page", e => { try { setup(e.detail); } catch (err) { K.showError(String(err && err.message || err)); } });
 
@@ -99,6 +233,8 @@ function setup(d) {
   items.forEach((li, i) => { li.tabIndex = i === 0 ? 0 : -1; });
   bar(P);
   render(P);
+  pages.add(P);
+  offerDrafts(P);
   P.list.addEventListener("click", e => {
     const li = e.target.closest?.("li[data-id]");
     if (li && !e.target.closest(".pr-editor")) open(P, li.dataset.id);
@@ -112,7 +248,9 @@ function setup(d) {
     P.overlay.addEventListener("click", e => {
       if (P.drawing) return;
       const ol = e.target.closest?.(".ol[data-id]");
-      if (ol && itemOf(P, ol.dataset.id)) open(P, ol.dataset.id);
+      const line = ol && P.byId.get(ol.dataset.id);
+      if (line && line.kind === "ruby") { const body = bodyOf(P, line); if (body && itemOf(P, body.id)) open(P, body.id, line.id); }
+      else if (ol && itemOf(P, ol.dataset.id)) open(P, ol.dataset.id);
     });
   }
   root.addEventListener("keydown", e => {
@@ -137,16 +275,20 @@ function bar(P) {
   const undoButton = h("button", {type: "button", class: "pr-undo", disabled: true});
   const model = h("button", {type: "button", class: "pr-show-model", "aria-pressed": "false"});
   const draw = h("button", {type: "button", class: "pr-draw", "aria-pressed": "false"});
-  say(undoButton, "undo"); say(model, "showModel"); say(draw, "draw");
+  const historyButton = h("button", {type: "button", class: "pr-history-button", "aria-pressed": "false"});
+  say(undoButton, "undo"); say(model, "showModel"); say(draw, "draw"); say(historyButton, "history");
+  const draftsEl = h("div", {class: "pr-drafts", role: "region"});
+  const historyEl = h("div", {class: "pr-history", hidden: true});
   const msg = h("p", {class: "pr-msg", role: "status", "aria-live": "polite"});
   const fig = h("p", {class: "pr-figures"});
   const hint = h("p", {class: "pr-hint"});
   say(hint, "hint");
   const title = h("h5", {class: "pr-title"});
   say(title, "bar");
-  const el = h("div", {class: "pr-bar"}, h("div", {class: "pr-row"}, title, state), h("div", {class: "pr-row"}, mark, undoButton, model, draw), fig, hint, msg);
+  const el = h("div", {class: "pr-bar"}, h("div", {class: "pr-row"}, title, state), h("div", {class: "pr-row"}, mark, undoButton, model, draw, historyButton), fig, hint, draftsEl, msg, historyEl);
   P.side.prepend(el);
-  Object.assign(P, {barEl: el, stateEl: state, markEl: mark, undoEl: undoButton, msgEl: msg, figEl: fig, drawEl: draw});
+  Object.assign(P, {barEl: el, stateEl: state, markEl: mark, undoEl: undoButton, msgEl: msg, figEl: fig, drawEl: draw, draftsEl, historyEl, historyButton});
+  historyButton.addEventListener("click", () => toggleHistory(P));
   mark.addEventListener("click", async () => {
     if (P.editing && !(await leave(P))) return;
     const next = P.result.state === "proofread" ? "inProgress" : "proofread";
@@ -194,6 +336,15 @@ async function figures(P) {
 function rubiesOf(P, line) {
   return P.result.lines.filter(l => l.kind === "ruby" && l.annotates && l.annotates.line === line.readingOrder);
 }
+/// The body line a ruby line annotates (its `annotates.line`, a reading order).
+function bodyOf(P, ruby) {
+  return ruby && ruby.annotates ? bodyLines(P).find(l => l.readingOrder === ruby.annotates.line) || null : null;
+}
+/// The characters of the engine's reading a ruby stands over.
+function rubyBase(line, ruby) {
+  const chars = Array.isArray(line.characters) ? line.characters : [];
+  return chars.slice(ruby.annotates.start, ruby.annotates.end).map(c => c.text).join("") || "…";
+}
 function paint(P, li, line) {
   li.className = `${line.orientation === "vertical" ? "v" : "h"}${line.corrected ? " pr-corrected" : ""}${line.deleted ? " pr-deleted" : ""}${line.added ? " pr-added" : ""}${line.review ? " pr-review" : ""}`;
   const text = h("span", {class: "pr-text"}, K.lineText(line, line.corrected ? null : rubiesOf(P, line)));
@@ -205,6 +356,7 @@ function paint(P, li, line) {
   if ((line.corrected || line.deleted || line.added) && line.modelText !== line.text) {
     parts.push(say(h("small", {class: "pr-model", lang: K.lang}), "model", line.modelText || "∅"));
   }
+  if (rubiesOf(P, line).some(r => r.corrected)) parts.push(say(h("small", {class: "pr-tag pr-tag-ruby"}), "rubyCorrected"));
   li.replaceChildren(...parts);
 }
 
@@ -250,6 +402,7 @@ function apply(P, page, etag) {
   index(P);
   render(P);
   figures(P);
+  if (!P.historyEl.hidden) showHistory(P);
 }
 
 // ---- the list by keyboard ----------------------------------------------------------------------------------------
@@ -291,10 +444,11 @@ function crop(P, line, vertical, room) {
   return el;
 }
 
-async function open(P, id) {
+/// Opens line `id`'s editor (its ruby's fields under its own); `focusRuby`: the ruby line whose field gets the focus.
+async function open(P, id, focusRuby) {
   if (P.drawing) stopDrawing(P);
   if (P.editing) {
-    if (P.editing.id === id) { P.editing.field.focus(); return; }
+    if (P.editing.id === id) { (P.editing.rubies.find(r => r.id === focusRuby)?.field || P.editing.field).focus(); return; }
     if (!(await leave(P))) return;
   }
   const line = P.byId.get(id), li = itemOf(P, id);
@@ -312,34 +466,66 @@ async function open(P, id) {
   const save = say(h("button", {type: "button", tabindex: -1}), "save");
   const cancel = say(h("button", {type: "button", tabindex: -1}), "cancel");
   const notText = say(h("button", {type: "button", tabindex: -1}), "markNotText");
+  const lineHistory = say(h("button", {type: "button", tabindex: -1, class: "pr-line-history"}), "history");
   const editor = h("div", {class: `pr-editor ${vertical ? "pr-v" : "pr-h"}`},
-                   h("div", {class: "pr-pair"}, picture, field), model, h("div", {class: "pr-buttons"}, save, cancel, notText), msg);
-  const E = {id, li, field, msg, base: line.text || "", composing: false, busy: false};
+                   h("div", {class: "pr-pair"}, picture, field), rubiesOf(P, line).length ? h("div", {class: "pr-rubies"}) : null, model,
+                   h("div", {class: "pr-buttons"}, save, cancel, notText, lineHistory), msg);
+  // Each ruby of the line: its own field, saved with the line (Tab goes through the line's fields, then on).
+  const rubies = rubiesOf(P, line).map(r => {
+    const f = h("input", {type: "text", class: "pr-ruby-field", lang: "ja", spellcheck: "false", autocomplete: "off", "data-id": r.id});
+    f.value = r.text || "";
+    localised(f, el => el.setAttribute("aria-label", t("rubyField", rubyBase(line, r), position)));
+    const label = h("span", {class: "pr-ruby-base", lang: "ja", "aria-hidden": "true"}, rubyBase(line, r));
+    editor.querySelector(".pr-rubies")?.append(h("label", {class: "pr-ruby"}, label, f));
+    return {id: r.id, field: f, base: r.text || ""};
+  });
+  const E = {id, li, field, msg, rubies, base: line.text || "", composing: false, busy: false};
   P.editing = E;
   li.classList.add("pr-editing");
   li.replaceChildren(editor);
   roving(P, li);
   overOf(P, id)?.classList.add("pr-current");
-  field.addEventListener("compositionstart", () => { E.composing = true; });
-  field.addEventListener("compositionend", () => { E.composing = false; });
-  // A line has no line break: none is typed (an Enter the input method passes on included), none pasted.
-  field.addEventListener("beforeinput", e => { if (e.inputType === "insertLineBreak" || e.inputType === "insertParagraph") e.preventDefault(); });
-  field.addEventListener("keydown", e => {
-    // An input method's composition is open: its keys (Enter chooses a conversion) are the IME's, never ours.
-    if (e.isComposing || e.keyCode === 229 || E.composing) return;
-    if (e.key === "Enter" && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) { e.preventDefault(); move(P, E, 1); }
-    else if (e.key === "Tab" && !e.altKey && !e.ctrlKey && !e.metaKey) { e.preventDefault(); move(P, E, e.shiftKey ? -1 : 1); }
-    else if (e.key === "Escape") { e.preventDefault(); close(P, E, true); }
-  });
+  const fields = [field, ...rubies.map(r => r.field)];
+  const drop = () => { dropDraft(P, id); for (const r of rubies) dropDraft(P, r.id); };
+  for (const f of fields) {
+    f.addEventListener("compositionstart", () => { E.composing = true; });
+    // Once a save of it failed, the edit kept in the browser follows what is typed.
+    f.addEventListener("input", () => { if (E.kept && !E.composing) keepDrafts(P, E); });
+    f.addEventListener("compositionend", () => { E.composing = false; });
+    // A line has no line break: none is typed (an Enter the input method passes on included), none pasted.
+    f.addEventListener("beforeinput", e => { if (e.inputType === "insertLineBreak" || e.inputType === "insertParagraph") e.preventDefault(); });
+    f.addEventListener("keydown", e => {
+      // An input method's composition is open: its keys (Enter chooses a conversion) are the IME's, never ours.
+      if (e.isComposing || e.keyCode === 229 || E.composing) return;
+      if (e.key === "Enter" && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) { e.preventDefault(); move(P, E, 1); }
+      else if (e.key === "Tab" && !e.altKey && !e.ctrlKey && !e.metaKey) {
+        e.preventDefault();
+        const next = fields[fields.indexOf(f) + (e.shiftKey ? -1 : 1)];
+        if (next) { next.focus(); next.select?.(); } else move(P, E, e.shiftKey ? -1 : 1);
+      }
+      else if (e.key === "Escape") { e.preventDefault(); drop(); close(P, E, true); }
+    });
+  }
   save.addEventListener("click", () => move(P, E, 0));
-  cancel.addEventListener("click", () => close(P, E, true));
+  cancel.addEventListener("click", () => { drop(); close(P, E, true); });
+  lineHistory.addEventListener("click", () => toggleHistory(P, id));
   notText.addEventListener("click", async () => { close(P, E, true); await toggleNotText(P, id); });
   li.scrollIntoView?.({block: "nearest", inline: "nearest"});
-  field.focus();
-  field.setSelectionRange(field.value.length, field.value.length);
+  const first = rubies.find(r => r.id === focusRuby)?.field || field;
+  first.focus();
+  first.setSelectionRange(first.value.length, first.value.length);
 }
 
-const dirty = (P, E) => clean(E.field.value) !== (P.byId.get(E.id)?.text ?? E.base) || !!P.byId.get(E.id)?.deleted && clean(E.field.value) !== "";
+const bodyDirty = (P, E) => clean(E.field.value) !== (P.byId.get(E.id)?.text ?? E.base) || !!P.byId.get(E.id)?.deleted && clean(E.field.value) !== "";
+const rubyEdits = (P, E) => (E.rubies || []).filter(r => clean(r.field.value) !== (P.byId.get(r.id)?.text ?? r.base)).map(r => ({id: r.id, text: clean(r.field.value)}));
+const dirty = (P, E) => bodyDirty(P, E) || rubyEdits(P, E).length > 0;
+/// Keeps the editor's changed texts (the line's, its ruby's) in the browser.
+function keepDrafts(P, E) {
+  if (bodyDirty(P, E)) keepDraft(P, E.id, clean(E.field.value), E.base);
+  for (const r of E.rubies || []) {
+    if (clean(r.field.value) !== (P.byId.get(r.id)?.text ?? r.base)) keepDraft(P, r.id, clean(r.field.value), r.base);
+  }
+}
 
 function close(P, E, focus) {
   if (P.editing !== E) return;
@@ -404,20 +590,28 @@ async function store(P, E) {
     const before = P.byId.get(E.id);
     const edit = {id: E.id, text: clean(E.field.value)};
     if (before && before.deleted) edit.deleted = false;
-    const undoEntry = {lines: [{id: E.id, text: before ? before.text : E.base, deleted: !!(before && before.deleted)}]};
-    let r = await patch(P, {lines: [edit]});
+    // The line's edit (unless only its ruby changed) and its ruby's.
+    const rubies = rubyEdits(P, E), withBody = bodyDirty(P, E) || !rubies.length;
+    const lines = [...(withBody ? [edit] : []), ...rubies];
+    const seenRuby = new Map(rubies.map(x => [x.id, P.byId.get(x.id)?.text]));
+    const undoEntry = {lines: [...(withBody ? [{id: E.id, text: before ? before.text : E.base, deleted: !!(before && before.deleted)}] : []),
+                               ...rubies.map(x => ({id: x.id, text: seenRuby.get(x.id) ?? ""}))]};
+    let r = await patch(P, {lines});
     if (r.kind === "stale") {
       const seen = before ? before.text : E.base;
       if (!(await refresh(P))) r = {kind: "offline"};
       else {
         const theirs = P.byId.get(E.id);
         // Only another line changed: this line is as it was read, so the edit goes on the page as it is now.
-        if (theirs && theirs.text === seen && !!theirs.deleted === !!(before && before.deleted)) r = await patch(P, {lines: [edit]});
+        const rubiesAsSeen = rubies.every(x => P.byId.get(x.id)?.text === seenRuby.get(x.id));
+        if (theirs && theirs.text === seen && !!theirs.deleted === !!(before && before.deleted) && rubiesAsSeen) r = await patch(P, {lines});
         if (r.kind === "stale") {
           E.li.classList.add("pr-conflict");
           if (theirs) say(E.msg, "stale", theirs.text); else say(E.msg, "staleGone");
           E.msg.dataset.kind = "stale";
           if (theirs) E.msg.dataset.theirs = theirs.text;
+          E.kept = true;
+          keepDrafts(P, E);
           return false;
         }
       }
@@ -425,8 +619,13 @@ async function store(P, E) {
     if (!r.ok) {
       E.msg.dataset.kind = r.kind;
       if (r.kind === "other") say(E.msg, "failed", r.message); else say(E.msg, r.kind);
+      E.kept = true;
+      keepDrafts(P, E);
       return false;
     }
+    dropDraft(P, E.id);
+    for (const x of E.rubies || []) dropDraft(P, x.id);
+    E.kept = false;
     P.undo.push(undoEntry);
     sync(P);
     E.li.classList.remove("pr-conflict");
@@ -614,6 +813,11 @@ async function addLine(P) {
 .pr-h .pr-field{width:100%;min-height:2.6em}
 .pr-v .pr-field{writing-mode:vertical-rl;text-orientation:mixed;min-width:2.6em;width:auto;min-height:12em}
 .pr-engine{margin:0;font-size:.85rem;color:var(--muted)}
+.pr-rubies{display:flex;flex-wrap:wrap;gap:.3rem .8rem}
+.pr-ruby{display:flex;align-items:center;gap:.3rem;font-size:.9rem}
+.pr-ruby-base{color:var(--muted)}
+.pr-ruby-field{font:inherit;font-size:1rem;width:6em;padding:.1rem .3rem;border:2px solid var(--blue);border-radius:.3rem}
+.pr-tag-ruby{background:#cdebdc}
 .pr-buttons{display:flex;gap:.4rem}
 .pr-buttons button{font-size:.85rem;padding:.1rem .5rem}
 .pr-edit-msg{margin:0;padding:.35rem .6rem;border-left:5px solid var(--vermilion);background:#fdece4;font-size:.92rem}
@@ -622,5 +826,18 @@ async function addLine(P) {
 .sheet.pr-drawing .overlay{cursor:crosshair}
 .pr-box{position:absolute;outline:calc(3px * var(--u,1)) dashed var(--blue);background:rgba(0,114,178,.15)}
 .pr-box:focus{outline-style:solid}
+.pr-drafts:empty{display:none}
+.pr-draft{margin:.4rem 0 0;padding:.35rem .6rem;border-left:5px solid #e0a800;background:#fff6d6;font-size:.9rem;display:flex;flex-direction:column;gap:.3rem}
+.pr-history{margin:.5rem 0 0;font-size:.85rem;max-height:24rem;overflow:auto}
+.pr-history-title{margin:.2rem 0;font-size:.9rem}
+.pr-history-table,.pr-history-table tbody{display:block;width:100%}
+.pr-history-table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+.pr-history-table tr{display:grid;grid-template-columns:auto auto auto 1fr;gap:.1rem .5rem;align-items:baseline;padding:.3rem 0;border-bottom:1px solid var(--line)}
+.pr-history-table td{padding:0}
+.pr-h-who{color:var(--muted)}
+.pr-h-before,.pr-h-after{grid-column:1/-1}
+.pr-h-before:not(:empty)::before,.pr-h-after:not(:empty)::before{content:attr(data-label) "："; color:var(--muted)}
+.pr-h-before{text-decoration:line-through;text-decoration-color:rgba(0,0,0,.35)}
+.pr-history-table button{font-size:.8rem;padding:0 .3rem}
 """#
 }

@@ -16,7 +16,24 @@ struct WebAppProofreadingTests {
         struct Escape: Decodable { let typed: String; let text: String; let patches: Int; let focus: String? }
         struct Tabs: Decodable { let moves: [String]; let patches: Int }
         struct Deleted: Decodable { let id: String; let tag: String }
-        struct Stale: Decodable { let message: String; let theirs: String?; let editing: String?; let value: String?; let line1: String; let line3deleted: Bool }
+        struct Draft: Decodable { let text: String; let seen: String?; let at: String }
+        struct Stale: Decodable {
+            let message: String; let theirs: String?; let editing: String?; let value: String?; let line1: String; let line3deleted: Bool
+            let stored: [String: Draft]?; let storedAfter: [String: Draft]?
+        }
+        struct Drafted: Decodable {
+            struct Offer: Decodable { let id: String; let text: String; let shown: String }
+            struct Discarded: Decodable { let stored: [String: Draft]?; let text: String; let focus: String? }
+            struct Restored: Decodable { let value: String?; let offers: Int; let patches: Int }
+            struct Saved: Decodable { let text: String; let stored: [String: Draft]? }
+            let stored: [String: Draft]?; let offered: [Offer]; let discarded: Discarded; let storedAgain: [String: Draft]?
+            let offeredAgain: [Offer]; let restored: Restored; let saved: Saved
+        }
+        struct History: Decodable {
+            struct Row: Decodable { let line: String; let change: String; let changeShown: String; let who: String; let time: String; let before: String; let after: String; let `where`: String }
+            struct Shown: Decodable { let title: String; let rows: [Row] }
+            let title: String; let rows: [Row]; let pressed: String?; let line: Shown; let ja: Shown
+        }
         struct Vertical: Decodable { let writingMode: String; let crop: [Int]?; let lang: String; let label: String; let value: String; let labelEn: String }
         struct Offline: Decodable { let typed: String; let value: String?; let editing: String?; let message: String; let saved: String; let line2: String }
         struct Proofread: Decodable { let state: String; let figures: String; let pages: Int; let lines: Int; let cer: String; let mark: String }
@@ -41,6 +58,18 @@ struct WebAppProofreadingTests {
         let staleSaved: String
         let vertical: Vertical
         let offline: Offline
+        struct Ruby: Decodable {
+            struct Composing: Decodable { let patches: Int; let value: String?; let focused: String? }
+            let id: String; let editing: String?; let value: String; let label: String?; let fields: Int; let composing: Composing; let tag: String
+        }
+        let ruby: Ruby
+        struct Full: Decodable {
+            let message: String; let editing: String?; let kept: Bool; let stored: Bool; let server: String; let saved: Int
+            let storedAfter: [String: Draft]?; let undone: String
+        }
+        let full: Full?
+        let drafted: Drafted
+        let history: History
         let proofread: Proofread
         let reloaded: Reloaded
         let modelShown: String?
@@ -54,7 +83,9 @@ struct WebAppProofreadingTests {
     func proofreadInTheBrowser() throws {
         let folder = try TestPaths.temporaryDirectory("webapp-proofread")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try ServeProcess(work: folder.appendingPathComponent("work"))
+        // While this file exists the server's database is full (docs/serve.md, "Test hooks"): a save gets 507.
+        let fullFlag = folder.appendingPathComponent("corpus-full")
+        let server = try ServeProcess(work: folder.appendingPathComponent("work"), environment: ["KOTEN_OCR_TEST_CORPUS_FULL_WHILE": fullFlag.path])
         defer { server.kill9() }
         let artifacts = TestPaths.packageRoot.appendingPathComponent(".build/test-artifacts/serve/webapp-proofread")
         try? FileManager.default.removeItem(at: artifacts)
@@ -63,12 +94,12 @@ struct WebAppProofreadingTests {
         let script = TestPaths.packageRoot.appendingPathComponent("scripts/webapp-proofread.py")
         let run = try runProcess(try FormatCheckers.tool("python3"),
                                  [script.path, "--url", server.base + "/", "--out", artifacts.path, "--timeout", "300",
-                                  "--vertical", vertical.path, "--horizontal", horizontal.path])
+                                  "--vertical", vertical.path, "--horizontal", horizontal.path, "--full-flag", fullFlag.path])
         print("web app proofreading screenshots: \(artifacts.path)")
         try #require(run.status == 0, "the driver failed: \(run.stderr.suffix(2000))\n\(run.stdout.suffix(1500))\n\(server.state)")
         let r = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
         let ids = r.ids
-        try #require(ids.count >= 5 && r.before.count == ids.count)
+        try #require(ids.count >= 6 && r.before.count == ids.count)
 
         // The line clicked: its text in the field, its image beside it (a crop of the page image).
         #expect(r.opened.value == r.before[0] && r.opened.image.contains("/pages/2/image") && (r.opened.crop?.allSatisfy { $0 > 10 } ?? false), "\(r.opened)")
@@ -87,6 +118,9 @@ struct WebAppProofreadingTests {
         #expect(r.stale.theirs == "円筒形" && r.stale.message.contains("円筒形") && r.stale.message.hasPrefix("Not saved"), "\(r.stale)")
         #expect(r.stale.editing == ids[1] && r.stale.value == "円筒形です" && r.stale.line1 == "気送子" && r.stale.line3deleted, "\(r.stale)")
         #expect(r.staleSaved == "円筒形です")
+        // The edit refused with 412 is kept in the browser's local storage too (the text the tab had seen with it),
+        // and no longer once saved.
+        #expect(r.stale.stored?[ids[1]]?.text == "円筒形です" && r.stale.stored?[ids[1]]?.seen == r.before[1] && r.stale.storedAfter == nil, "\(String(describing: r.stale.stored)) / \(String(describing: r.stale.storedAfter))")
 
         // A vertical line edited in vertical writing, beside its column's image (taller than wide); both languages.
         #expect(r.vertical.writingMode == "vertical-rl" && r.vertical.lang == "ja" && r.vertical.label.contains("行目"), "\(r.vertical)")
@@ -117,10 +151,57 @@ struct WebAppProofreadingTests {
         #expect(((page1["lines"] as? [[String: Any]]) ?? []).first?["text"] as? String == "校正本文")
 
         // A reload shows the edits.
-        #expect(r.reloaded.page2.map(\.text) == ["気送子", "円筒形です", r.before[2], r.before[3], r.before[4] + "（試）"] + r.before.dropFirst(5), "\(r.reloaded.page2.map(\.text))")
-        #expect(r.reloaded.page2.map(\.corrected).prefix(5) == [true, true, false, false, true] && r.reloaded.page2[2].deleted)
+        #expect(r.reloaded.page2.map(\.text) == ["気送子", "円筒形です", r.before[2], r.before[3] + "（稿）", r.before[4] + "（試）"] + r.before.dropFirst(5), "\(r.reloaded.page2.map(\.text))")
+        #expect(r.reloaded.page2.map(\.corrected).prefix(5) == [true, true, false, true, true] && r.reloaded.page2[2].deleted)
         #expect(r.reloaded.page1.first == "校正本文" && r.reloaded.state == "proofread")
         #expect(r.modelShown == "The engine read: " + r.before[0])
+
+        // A ruby clicked over the image: its line's editor with the ruby's own field focused (the line's field and one
+        // per ruby), an Enter during the composition saving nothing; Enter saved the ruby alone, the line as it was.
+        let ruby = r.ruby
+        let page1Lines = (try curl("\(server.base)/v1/jobs/\(r.job)/pages/1?format=json").json["lines"] as? [[String: Any]]) ?? []
+        let rubyLine = try #require(page1Lines.first { $0["id"] as? String == ruby.id }, "\(ruby)")
+        let rubyBody = page1Lines.first { $0["id"] as? String == ruby.editing }
+        #expect(rubyLine["kind"] as? String == "ruby" && rubyLine["modelText"] as? String == ruby.value && ruby.fields >= 2, "\(ruby) / \(rubyLine)")
+        #expect(((rubyLine["annotates"] as? [String: Any])?["line"] as? Int) == rubyBody?["readingOrder"] as? Int, "\(rubyLine) / \(String(describing: rubyBody))")
+        #expect(ruby.label?.hasPrefix("Ruby of “") == true, "\(ruby.label ?? "-")")
+        #expect(ruby.composing.patches == 0 && ruby.composing.value == "るび" && ruby.composing.focused == ruby.id, "\(ruby.composing)")
+        #expect(rubyLine["text"] as? String == "ルビ" && rubyLine["corrected"] as? Bool == true && ruby.tag == "ruby corrected", "\(rubyLine) \(ruby.tag)")
+        #expect(rubyBody?["text"] as? String == (ruby.editing == page1Lines.first { $0["kind"] == nil }?["id"] as? String ? "校正本文" : rubyBody?["modelText"] as? String),
+                "the ruby's line: \(String(describing: rubyBody))")
+
+        // A save that failed offline, kept in local storage; after a reload offered back (its text shown) and discarded
+        // (nothing kept, the line as it was, the focus on it); made again, the tab closed, offered in a new tab,
+        // restored into its field and saved with Enter (one PATCH), then no longer kept.
+        let d = r.drafted, drafted = r.before[3] + "（稿）"
+        #expect(d.stored?[ids[3]]?.text == drafted && d.stored?.count == 1, "\(String(describing: d.stored))")
+        #expect(d.offered.map(\.id) == [ids[3]] && d.offered.first?.text == drafted && d.offered.first?.shown.contains(drafted) == true
+                && d.offered.first?.shown.contains("line 4") == true, "\(d.offered)")
+        #expect(d.discarded.stored == nil && d.discarded.text == r.before[3] && d.discarded.focus == ids[3], "\(d.discarded)")
+        #expect(d.storedAgain?[ids[3]]?.text == drafted && d.offeredAgain.map(\.id) == [ids[3]], "\(d.offeredAgain)")
+        #expect(d.restored.value == drafted && d.restored.offers == 0 && d.restored.patches == 0, "\(d.restored)")
+        #expect(d.saved.text == drafted && d.saved.stored == nil, "\(d.saved)")
+
+        // The server's disk full during a save (507): said so, the edit kept in the field and in local storage, the
+        // page as it was; saved once there was room (no longer kept); undone.
+        let full = try #require(r.full)
+        #expect(full.message.hasPrefix("Not saved: the server's disk is full") && full.editing == ids[5] && full.kept && full.stored && full.server == r.before[5], "\(full)")
+        #expect(full.saved == 9000 && full.storedAfter == nil && full.undone == r.before[5], "\(full.saved) \(String(describing: full.storedAfter)) \(full.undone)")
+
+        // The page's history: every change with who and when, before and after, oldest first; one line's; in Japanese.
+        let h = r.history
+        #expect(h.title == "Changes to this page, oldest first" && h.pressed == "true", "\(h.title)")
+        let first = h.rows.first { $0.line == ids[0] }
+        #expect(first?.change == "text" && first?.changeShown == "text corrected" && first?.before == r.before[0] && first?.after == "気送子"
+                && first?.where == "line 1" && first?.who.isEmpty == false && first?.time.isEmpty == false, "\(String(describing: first))")
+        #expect(h.rows.contains { $0.line == ids[3] && $0.change == "text" && $0.after == drafted }, "\(h.rows.map { ($0.line, $0.after) })")
+        #expect(h.rows.contains { $0.line == ids[2] && $0.change == "deleted" && $0.changeShown == "marked not text" })
+        #expect(h.rows.last?.change == "state" && h.rows.last?.after == "Proofread" && h.rows.last?.where == "the page", "\(String(describing: h.rows.last))")
+        let api = (try curl("\(server.base)/v1/jobs/\(r.job)/pages/2/history").json["history"] as? [[String: Any]]) ?? []
+        #expect(h.rows.map(\.change) == api.compactMap { $0["change"] as? String } && h.rows.map(\.line) == api.map { $0["line"] as? String ?? "" }, "\(h.rows.count) rows shown, \(api.count) in the history")
+        #expect(h.line.title == "Changes to line 1, oldest first" && !h.line.rows.isEmpty && h.line.rows.allSatisfy { $0.line == ids[0] }
+                && h.line.rows.count == api.filter { $0["line"] as? String == ids[0] }.count, "\(h.line.title) \(h.line.rows.map(\.line))")
+        #expect(h.ja.title == "1行目の変更（古い順）" && h.ja.rows.first?.changeShown == "本文の修正" && h.ja.rows.first?.where == "1行目", "\(h.ja.title) \(h.ja.rows.first.map { "\($0)" } ?? "-")")
 
         // The page's ALTO (its link) and the job's PDF (its link) carry the corrected text, not the line marked not text.
         let content = r.alto.matches(of: /CONTENT="([^"]*)"/).map { String($0.1) }.joined()
@@ -138,7 +219,7 @@ struct WebAppProofreadingTests {
         #expect(read.count >= 3 && r.drawn.message.contains(read), "\(read) / \(r.drawn.message)")
 
         let names = r.screenshots.map { URL(fileURLWithPath: $0).lastPathComponent }
-        #expect(names == ["20-stale-tab-en.png", "10-edit-vertical-ja.png", "11-edit-vertical-en.png", "12-proofread-en.png"])
+        #expect(names == ["20-stale-tab-en.png", "10-edit-vertical-ja.png", "11-edit-vertical-en.png", "14-edit-ruby-en.png", "12-proofread-en.png", "13-history-ja.png"])
         #expect(r.screenshots.allSatisfy { FileManager.default.fileExists(atPath: $0) })
     }
 }
