@@ -92,10 +92,15 @@ final class JobCorpus: @unchecked Sendable {
         do { return try store.page(job: job, page: page) } catch CorpusError.pageNotFound { return nil }
     }
 
+    /// Test hook (docs/serve.md, "Test hooks"): `KOTEN_OCR_TEST_CORPUS_FULL_WHILE=PATH` — while the file PATH exists, a
+    /// proofreader's edit finds the database full (SQLite's `max_page_count` held at the pages it has: an edit that
+    /// needs a new page is refused, `507 disk_full`).
+    static let fullWhile: String? = ProcessInfo.processInfo.environment["KOTEN_OCR_TEST_CORPUS_FULL_WHILE"].flatMap { $0.isEmpty ? nil : $0 }
+
     /// A proofreader's edits and state, if the page's revision is still `ifRevision` (`CorpusStore.update`).
     func update(job: String, page: Int, ifRevision: Int, edits: [LineEdit], state: KotenOCRCorpus.PageState?, by who: String) throws -> CorpusPage {
         defer { changed(job) }
-        if let flag = TestHooks.corpusFullWhile {   // a test's full disk (docs/serve.md, "Test hooks")
+        if let flag = Self.fullWhile {   // a test's full disk (docs/serve.md, "Test hooks")
             try store.limitPages(FileManager.default.fileExists(atPath: flag) ? store.pageCount().pages : nil)
         }
         return try store.update(job: job, page: page, ifRevision: ifRevision, edits: edits, state: state, by: who)
