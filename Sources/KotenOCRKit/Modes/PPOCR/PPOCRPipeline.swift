@@ -232,9 +232,11 @@ package struct PPOCRPipeline: ModePipeline {
         var restored = texts
         var windows: [(line: Int, window: SmallKana.Window)] = []
         for k in texts.indices where k < lines.count {
-            guard let line = lines[k] else { continue }
-            restored[k] = SmallKanaReform.reform(restored[k], line: line)
-            windows += SmallKana.windows(restored[k], line: line).map { (k, $0) }
+            // One measure of the line's ink for both (the strip, its ink mask and regions: the re-forming changes
+            // characters' text only, never their centres).
+            guard let line = lines[k], let ink = SmallKana.LineInk(restored[k], line: line) else { continue }
+            restored[k] = SmallKanaReform.reform(restored[k], ink: ink)
+            windows += SmallKana.windows(restored[k], ink: ink).map { (k, $0) }
         }
         let read = windows.isEmpty ? [] : try await reader.read(windows.map { LineRegion(wholeOf: $0.window.image) }, store: store, limit: limit)
         for k in texts.indices where k < lines.count {

@@ -141,11 +141,12 @@ enum SmallKana {
     /// Ink larger than this share of the typical glyph holds more than one glyph: it is read where it stands.
     static let maxMovedSide = 0.9
 
-    /// The gaps of `text` (read from `line`, turned as read for a vertical line: text left to right) whose left-out
-    /// cells hold ink, one window of upright cells per inked cell; none when `text` has no character centres.
-    static func windows(_ text: RecognisedText, line: RGBImage) -> [Window] {
-        guard let ink = LineInk(text, line: line) else { return [] }
+    /// The gaps of `text` whose left-out cells hold ink, one window of upright cells per inked cell (`ink`: the
+    /// line's ink around `text`'s character centres, `LineInk(text, line:)`, on the crop `text` was read from, turned
+    /// as read for a vertical line: text left to right).
+    static func windows(_ text: RecognisedText, ink: LineInk) -> [Window] {
         let centres = ink.centres, pitch = ink.pitch, width = ink.width
+        let background = PPOCRWritingTest.background(ink.line)   // the paper's colour, once for the line's windows
         let letters = text.characters.map { [.hiragana, .katakana, .kanji].contains(LookAlikeTwins.script($0.text)) }
         var windows: [Window] = []
         for after in -1..<centres.count {
@@ -174,7 +175,7 @@ enum SmallKana {
                 var pieces = [small && m.side <= maxMovedSide ? ink.moved(box, cellWidth: gap.width) : gap]
                 if let before { pieces.insert(ink.cell(around: centres[before]), at: 0) }
                 if let next { pieces.append(ink.cell(around: centres[next])) }
-                guard let image = PPOCRWritingTest.uprightCells(pieces, background: PPOCRWritingTest.background(line)) else { continue }
+                guard let image = PPOCRWritingTest.uprightCells(pieces, background: background) else { continue }
                 windows.append(Window(after: after, before: before.map { text.characters[$0].text },
                                       next: next.map { text.characters[$0].text }, cells: [(centre / width, small)], image: image))
             }
@@ -191,7 +192,7 @@ enum SmallKana {
             var pieces = [ink.moved(box, cellWidth: ink.cell(around: centres[i]).width)]
             if let before { pieces.insert(ink.cell(around: centres[before]), at: 0) }
             if let next { pieces.append(ink.cell(around: centres[next])) }
-            guard let image = PPOCRWritingTest.uprightCells(pieces, background: PPOCRWritingTest.background(line)) else { continue }
+            guard let image = PPOCRWritingTest.uprightCells(pieces, background: background) else { continue }
             windows.append(Window(after: i, resizes: true, before: before.map { text.characters[$0].text },
                                   next: next.map { text.characters[$0].text }, cells: [(centres[i] / width, true)], image: image))
         }

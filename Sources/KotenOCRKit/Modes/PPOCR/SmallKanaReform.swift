@@ -28,11 +28,10 @@ enum SmallKanaReform {
     /// On a line of one or two full-size characters, whose straightness cannot be told: the bounds a kana must meet.
     static let shortLineSide = 0.8, shortLineOffset = 0.1
 
-    /// `text` with its kana read full-size where their ink is a small kana's set in their small forms (`line`: the
-    /// crop `text` was read from, turned as read; `text.characterCentres` must place its characters on it, else
-    /// `text` is returned as it is).
-    static func reform(_ text: RecognisedText, line: RGBImage) -> RecognisedText {
-        guard let ink = SmallKana.LineInk(text, line: line) else { return text }
+    /// `text` with its kana read full-size where their ink is a small kana's set in their small forms (`ink`: the
+    /// line's ink around `text`'s character centres, `SmallKana.LineInk(text, line:)` on the crop `text` was read
+    /// from, turned as read; it depends on the centres only, so the text re-formed keeps it).
+    static func reform(_ text: RecognisedText, ink: SmallKana.LineInk) -> RecognisedText {
         var characters = text.characters
         // A cell whose ink reaches the crop's end may be cut short there (measured small though it is not): left
         // out, as is the line's first character (a small kana does not begin a line: 行頭禁則). Seen on the sweep:
