@@ -306,24 +306,26 @@ def main():
             return kept
 
         drafted = {"stored": fail_offline(a, 3, "（稿）")}
+
+        def take_offer(tab, button, when):
+            """Page 2 shown in `tab`, its kept edit of line 4 offered (`when`): what is offered, then `button` pressed."""
+            tab.show(2, 90)
+            tab.until(f"!!{P2}.querySelector('.pr-draft[data-id=\"{ids[3]}\"]')", f"the unsaved edit offered {when}")
+            offered = tab.js(offers)
+            tab.js(f"{P2}.querySelector('.pr-draft .pr-{button}').focus()")
+            tab.enter()
+            return offered
+
         b.send("Page.reload", session=a.s)
         b.wait_event("Page.loadEventFired", timeout=30)
-        a.show(2, 90)
-        a.until(f"!!{P2}.querySelector('.pr-draft[data-id=\"{ids[3]}\"]')", "the unsaved edit offered after the reload")
-        drafted["offered"] = a.js(offers)
-        a.js(f"{P2}.querySelector('.pr-draft .pr-discard').focus()")
-        a.enter()
+        drafted["offered"] = take_offer(a, "discard", "after the reload")
         a.until(f"!{P2}.querySelector('.pr-draft')", "the unsaved edit discarded")
         drafted["discarded"] = {"stored": a.js(stored), "text": a.js(f"{li(P2, ids[3])}.querySelector('.pr-text').textContent"),
                                 "focus": a.js("document.activeElement.dataset.id || null")}
         drafted["storedAgain"] = fail_offline(a, 3, "（稿）")
         b.send("Target.closeTarget", {"targetId": a.target})
         a = Tab(b, args.url, args.out, report)
-        a.show(2, 90)
-        a.until(f"!!{P2}.querySelector('.pr-draft[data-id=\"{ids[3]}\"]')", "the unsaved edit offered in a new tab")
-        drafted["offeredAgain"] = a.js(offers)
-        a.js(f"{P2}.querySelector('.pr-draft .pr-restore').focus()")
-        a.enter()
+        drafted["offeredAgain"] = take_offer(a, "restore", "in a new tab")
         a.until(f"{editing(P2)} === '{ids[3]}' && document.activeElement.classList.contains('pr-field')", "the unsaved edit restored in its field")
         drafted["restored"] = {"value": a.js(field), "offers": a.js(f"{P2}.querySelectorAll('.pr-draft').length"), "patches": a.js("window.__patches")}
         a.enter()
